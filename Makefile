@@ -1,0 +1,36 @@
+# chessforge: one Go module, four parts. `make test` is the one test command.
+GO      ?= go
+BIN     := bin
+BINARIES := $(notdir $(wildcard cmd/*))
+
+.PHONY: all build test bench perft vet fmt clean
+
+all: build
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -l -w $$(git ls-files '*.go')
+
+# The one test command: formatting, vet, race-enabled tests, and the checks
+# against outside programs (Stockfish perft cross-check).
+test: build
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race -timeout 20m ./...
+
+# Benchmarks: move generation (perft), and more as parts land.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./engine/board/
+
+# Full-depth perft of the six standard positions (start depth 6, Kiwipete depth 5, ...).
+perft:
+	CHESSFORGE_PERFT_FULL=1 $(GO) test -run 'TestPerft' -v -timeout 30m ./engine/board/
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,123 @@
+package board
+
+// Magic bitboards for sliding pieces. For each square, the relevant blockers
+// (the ray squares short of the edge) are multiplied by a magic number and
+// shifted to index a dense attack table. The magics are found at start-up by
+// a deterministic search from a fixed seed, so every build has the same
+// tables; the search takes a few milliseconds.
+
+type magic struct {
+	mask    Bitboard
+	magic   uint64
+	shift   uint8
+	attacks []Bitboard
+}
+
+var (
+	rookMagics   [64]magic
+	bishopMagics [64]magic
+	rookTable    [0x19000]Bitboard
+	bishopTable  [0x1480]Bitboard
+)
+
+// RookAttacks returns the squares a rook on s attacks given occupancy occ.
+func RookAttacks(s Square, occ Bitboard) Bitboard {
+	m := &rookMagics[s]
+	return m.attacks[uint64(occ&m.mask)*m.magic>>m.shift]
+}
+
+// BishopAttacks returns the squares a bishop on s attacks given occupancy occ.
+func BishopAttacks(s Square, occ Bitboard) Bitboard {
+	m := &bishopMagics[s]
+	return m.attacks[uint64(occ&m.mask)*m.magic>>m.shift]
+}
+
+var (
+	rookDirs   = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	bishopDirs = [4][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+)
+
+// slowAttacks walks the rays from s until a blocker or the edge.
+func slowAttacks(s Square, occ Bitboard, dirs [4][2]int) Bitboard {
+	var a Bitboard
+	for _, d := range dirs {
+		f, r := s.File()+d[0], s.Rank()+d[1]
+		for f >= 0 && f < 8 && r >= 0 && r < 8 {
+			t := MakeSquare(f, r)
+			a |= SquareBB(t)
+			if occ.Has(t) {
+				break
+			}
+			f, r = f+d[0], r+d[1]
+		}
+	}
+	return a
+}
+
+// xorshift64star is the fixed-seed generator behind the magics and the Zobrist keys.
+type xorshift64star uint64
+
+func (x *xorshift64star) next() uint64 {
+	*x ^= *x >> 12
+	*x ^= *x << 25
+	*x ^= *x >> 27
+	return uint64(*x) * 2685821657736338717
+}
+
+func (x *xorshift64star) sparse() uint64 { return x.next() & x.next() & x.next() }
+
+func initMagics() {
+	rng := xorshift64star(728)
+	initSlider(&rookMagics, rookTable[:], rookDirs, &rng)
+	initSlider(&bishopMagics, bishopTable[:], bishopDirs, &rng)
+}
+
+func initSlider(magics *[64]magic, table []Bitboard, dirs [4][2]int, rng *xorshift64star) {
+	var occs, refs [4096]Bitboard
+	var epoch [4096]int
+	cnt := 0
+	offset := 0
+	for s := Square(0); s < 64; s++ {
+		edges := ((Rank1 | Rank8) &^ RankMask(s.Rank())) | ((FileA | FileH) &^ FileMask(s.File()))
+		m := &magics[s]
+		m.mask = slowAttacks(s, 0, dirs) &^ edges
+		bitsN := m.mask.Count()
+		m.shift = uint8(64 - bitsN)
+		size := 1 << bitsN
+		m.attacks = table[offset : offset+size]
+		offset += size
+		// Carry-Rippler enumeration of every subset of the mask.
+		n := 0
+		var b Bitboard
+		for {
+			occs[n] = b
+			refs[n] = slowAttacks(s, b, dirs)
+			n++
+			b = (b - m.mask) & m.mask
+			if b == 0 {
+				break
+			}
+		}
+		for {
+			m.magic = rng.sparse()
+			if Bitboard((uint64(m.mask)*m.magic)>>56).Count() < 6 {
+				continue
+			}
+			cnt++
+			ok := true
+			for i := 0; i < n; i++ {
+				idx := uint64(occs[i]) * m.magic >> m.shift
+				if epoch[idx] < cnt {
+					epoch[idx] = cnt
+					m.attacks[idx] = refs[i]
+				} else if m.attacks[idx] != refs[i] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package board
+
+// Perft counts the leaf nodes of the legal move tree to the given depth,
+// counting the last ply in bulk from the size of the move list.
+func (p *Position) Perft(depth int) uint64 {
+	var list MoveList
+	p.GenerateLegal(&list)
+	if depth <= 1 {
+		if depth <= 0 {
+			return 1
+		}
+		return uint64(list.N)
+	}
+	var n uint64
+	for _, m := range list.Slice() {
+		p.MakeMove(m)
+		n += p.Perft(depth - 1)
+		p.UnmakeMove()
+	}
+	return n
+}
+
+// DivideEntry is one root move and the leaf count below it.
+type DivideEntry struct {
+	Move  Move
+	Nodes uint64
+}
+
+// Divide returns the perft count below each root move, in generation order.
+func (p *Position) Divide(depth int) []DivideEntry {
+	var list MoveList
+	p.GenerateLegal(&list)
+	out := make([]DivideEntry, 0, list.N)
+	for _, m := range list.Slice() {
+		p.MakeMove(m)
+		out = append(out, DivideEntry{m, p.Perft(depth - 1)})
+		p.UnmakeMove()
+	}
+	return out
+}

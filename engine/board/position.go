@@ -1,0 +1,380 @@
+package board
+
+// state is the part of a position that a move changes irreversibly; a stack of
+// them makes unmake exact and serves repetition detection.
+type state struct {
+	hash     uint64
+	checkers Bitboard
+	move     Move // the move that led to this state
+	captured Piece
+	castle   CastleRights
+	ep       Square // FEN en-passant target, set after every double push
+	epHashed bool   // whether an en-passant capture is legal (and so hashed)
+	halfmove int
+}
+
+// Position is a chess position with the history of the moves made on it since
+// it was set up, so that moves can be unmade and repetitions found.
+// The zero value is not usable: build one with NewPosition or ParseFEN.
+type Position struct {
+	board    [64]Piece
+	pieces   [6]Bitboard
+	colors   [2]Bitboard
+	side     Color
+	fullmove int
+	st       state
+	history  []state // states before each move made, oldest first
+}
+
+// castleMask[s] is the set of castling rights kept when a piece leaves or reaches s.
+var castleMask [64]CastleRights
+
+func init() {
+	for s := range castleMask {
+		castleMask[s] = AllCastling
+	}
+	castleMask[E1] &^= WhiteKingside | WhiteQueenside
+	castleMask[H1] &^= WhiteKingside
+	castleMask[A1] &^= WhiteQueenside
+	castleMask[E8] &^= BlackKingside | BlackQueenside
+	castleMask[H8] &^= BlackKingside
+	castleMask[A8] &^= BlackQueenside
+}
+
+// StartFEN is the FEN of the initial position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// NewPosition returns the initial position.
+func NewPosition() *Position {
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		panic(err) // StartFEN is a constant known to be valid
+	}
+	return p
+}
+
+// Clone returns a deep copy of the position, history included.
+func (p *Position) Clone() *Position {
+	q := *p
+	q.history = make([]state, len(p.history), cap(p.history))
+	copy(q.history, p.history)
+	return &q
+}
+
+// SideToMove returns the colour to move.
+func (p *Position) SideToMove() Color { return p.side }
+
+// PieceAt returns the piece on s, or NoPiece.
+func (p *Position) PieceAt(s Square) Piece { return p.board[s] }
+
+// Pieces returns the squares of colour c's pieces of type t.
+func (p *Position) Pieces(c Color, t PieceType) Bitboard { return p.pieces[t] & p.colors[c] }
+
+// PiecesOfType returns the squares of both colours' pieces of type t.
+func (p *Position) PiecesOfType(t PieceType) Bitboard { return p.pieces[t] }
+
+// Occupancy returns the squares of colour c's pieces.
+func (p *Position) Occupancy(c Color) Bitboard { return p.colors[c] }
+
+// Occupied returns every occupied square.
+func (p *Position) Occupied() Bitboard { return p.colors[White] | p.colors[Black] }
+
+// KingSquare returns the square of colour c's king.
+func (p *Position) KingSquare(c Color) Square { return (p.pieces[King] & p.colors[c]).LSB() }
+
+// Castling returns the castling rights.
+func (p *Position) Castling() CastleRights { return p.st.castle }
+
+// EnPassant returns the FEN en-passant target square, or NoSquare.
+func (p *Position) EnPassant() Square { return p.st.ep }
+
+// EnPassantCapturable reports whether an en-passant capture is legal now.
+func (p *Position) EnPassantCapturable() bool { return p.st.epHashed }
+
+// HalfmoveClock returns the plies since the last capture or pawn move.
+func (p *Position) HalfmoveClock() int { return p.st.halfmove }
+
+// FullmoveNumber returns the FEN fullmove counter.
+func (p *Position) FullmoveNumber() int { return p.fullmove }
+
+// Hash returns the Zobrist key of the position. Two positions have the same
+// key when they are the same position in the FIDE sense (placement, side to
+// move, castling rights and a legal en-passant capture).
+func (p *Position) Hash() uint64 { return p.st.hash }
+
+// Checkers returns the pieces giving check to the side to move.
+func (p *Position) Checkers() Bitboard { return p.st.checkers }
+
+// InCheck reports whether the side to move is in check.
+func (p *Position) InCheck() bool { return p.st.checkers != 0 }
+
+// Ply returns the number of moves made since the position was set up.
+func (p *Position) Ply() int { return len(p.history) }
+
+// LastMove returns the last move made, or NullMove.
+func (p *Position) LastMove() Move { return p.st.move }
+
+// CapturedPiece returns the piece the last move captured, or NoPiece.
+func (p *Position) CapturedPiece() Piece { return p.st.captured }
+
+// Moves returns the moves made since the position was set up, oldest first.
+func (p *Position) Moves() []Move {
+	ms := make([]Move, len(p.history))
+	for i := 1; i < len(p.history); i++ {
+		ms[i-1] = p.history[i].move
+	}
+	if len(p.history) > 0 {
+		ms[len(ms)-1] = p.st.move
+	}
+	return ms
+}
+
+func (p *Position) put(pc Piece, s Square) {
+	b := SquareBB(s)
+	p.board[s] = pc
+	p.pieces[pc.Type()] |= b
+	p.colors[pc.Color()] |= b
+	p.st.hash ^= zobristPiece[pc][s]
+}
+
+func (p *Position) remove(s Square) {
+	pc := p.board[s]
+	b := SquareBB(s)
+	p.board[s] = NoPiece
+	p.pieces[pc.Type()] &^= b
+	p.colors[pc.Color()] &^= b
+	p.st.hash ^= zobristPiece[pc][s]
+}
+
+func (p *Position) move(from, to Square) {
+	pc := p.board[from]
+	b := SquareBB(from) | SquareBB(to)
+	p.board[from] = NoPiece
+	p.board[to] = pc
+	p.pieces[pc.Type()] ^= b
+	p.colors[pc.Color()] ^= b
+	p.st.hash ^= zobristPiece[pc][from] ^ zobristPiece[pc][to]
+}
+
+// AttackersTo returns the pieces of both colours that attack s given occupancy occ.
+func (p *Position) AttackersTo(s Square, occ Bitboard) Bitboard {
+	return pawnAttacks[White][s]&p.Pieces(Black, Pawn) |
+		pawnAttacks[Black][s]&p.Pieces(White, Pawn) |
+		knightAttacks[s]&p.pieces[Knight] |
+		kingAttacks[s]&p.pieces[King] |
+		BishopAttacks(s, occ)&(p.pieces[Bishop]|p.pieces[Queen]) |
+		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])
+}
+
+// IsAttacked reports whether colour by attacks square s.
+func (p *Position) IsAttacked(s Square, by Color) bool {
+	them := p.colors[by]
+	occ := p.Occupied()
+	return pawnAttacks[by.Other()][s]&p.pieces[Pawn]&them != 0 ||
+		knightAttacks[s]&p.pieces[Knight]&them != 0 ||
+		kingAttacks[s]&p.pieces[King]&them != 0 ||
+		BishopAttacks(s, occ)&(p.pieces[Bishop]|p.pieces[Queen])&them != 0 ||
+		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])&them != 0
+}
+
+// legalEnPassant reports whether the side to move has a legal en-passant
+// capture onto the en-passant square (which must be set).
+func (p *Position) legalEnPassant() bool {
+	for b := pawnAttacks[p.side.Other()][p.st.ep] & p.Pieces(p.side, Pawn); b != 0; {
+		if p.enPassantSafe(b.PopLSB()) {
+			return true
+		}
+	}
+	return false
+}
+
+// enPassantSafe reports whether the side to move's pawn on from may capture
+// en passant without leaving its king attacked. It plays the capture out on
+// the bitboards, which also catches the check uncovered along the rank when
+// both pawns leave it.
+func (p *Position) enPassantSafe(from Square) bool {
+	us, them := p.side, p.side.Other()
+	ep := p.st.ep
+	capSq := ep - 8
+	if us == Black {
+		capSq = ep + 8
+	}
+	ksq := p.KingSquare(us)
+	occ := p.Occupied()&^SquareBB(from)&^SquareBB(capSq) | SquareBB(ep)
+	enemy := p.colors[them] &^ SquareBB(capSq)
+	return BishopAttacks(ksq, occ)&(p.pieces[Bishop]|p.pieces[Queen])&enemy == 0 &&
+		RookAttacks(ksq, occ)&(p.pieces[Rook]|p.pieces[Queen])&enemy == 0 &&
+		knightAttacks[ksq]&p.pieces[Knight]&enemy == 0 &&
+		pawnAttacks[us][ksq]&p.pieces[Pawn]&enemy == 0
+}
+
+// setEnPassant sets the FEN en-passant square and hashes it when a capture is legal.
+func (p *Position) setEnPassant(ep Square) {
+	p.st.ep = ep
+	p.st.epHashed = false
+	if ep != NoSquare && p.legalEnPassant() {
+		p.st.epHashed = true
+		p.st.hash ^= zobristEPFile[ep.File()]
+	}
+}
+
+// MakeMove plays a legal move. Playing an illegal move corrupts the position;
+// check untrusted moves with IsLegal or ParseUCIMove first.
+func (p *Position) MakeMove(m Move) {
+	p.history = append(p.history, p.st)
+	st := &p.st
+	us, them := p.side, p.side.Other()
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+
+	st.move = m
+	st.captured = NoPiece
+	st.halfmove++
+	if st.epHashed {
+		st.hash ^= zobristEPFile[st.ep.File()]
+	}
+	oldEP := st.ep
+	st.ep = NoSquare
+	st.epHashed = false
+
+	switch m & kindMask {
+	case kindCastling:
+		rfrom, rto := H1, F1
+		if to.File() == 2 {
+			rfrom, rto = A1, D1
+		}
+		if us == Black {
+			rfrom, rto = rfrom+56, rto+56
+		}
+		p.move(from, to)
+		p.move(rfrom, rto)
+	case kindEnPassant:
+		capSq := oldEP - 8
+		if us == Black {
+			capSq = oldEP + 8
+		}
+		st.captured = p.board[capSq]
+		p.remove(capSq)
+		p.move(from, to)
+		st.halfmove = 0
+	default:
+		if c := p.board[to]; c != NoPiece {
+			st.captured = c
+			p.remove(to)
+			st.halfmove = 0
+		}
+		if m&kindMask == kindPromotion {
+			p.remove(from)
+			p.put(MakePiece(us, m.Promotion()), to)
+		} else {
+			p.move(from, to)
+		}
+		if pc.Type() == Pawn {
+			st.halfmove = 0
+		}
+	}
+
+	if cr := st.castle & castleMask[from] & castleMask[to]; cr != st.castle {
+		st.hash ^= zobristCastling[st.castle] ^ zobristCastling[cr]
+		st.castle = cr
+	}
+	if us == Black {
+		p.fullmove++
+	}
+	p.side = them
+	st.hash ^= zobristSide
+	if pc.Type() == Pawn && (to-from == 16 || from-to == 16) {
+		p.setEnPassant((from + to) / 2)
+	}
+	st.checkers = p.AttackersTo(p.KingSquare(them), p.Occupied()) & p.colors[us]
+}
+
+// UnmakeMove takes back the last move made, restoring the position and its
+// hash exactly.
+func (p *Position) UnmakeMove() {
+	m := p.st.move
+	captured := p.st.captured
+	us := p.side.Other()
+	p.side = us
+	if us == Black {
+		p.fullmove--
+	}
+	from, to := m.From(), m.To()
+	switch m & kindMask {
+	case kindCastling:
+		rfrom, rto := H1, F1
+		if to.File() == 2 {
+			rfrom, rto = A1, D1
+		}
+		if us == Black {
+			rfrom, rto = rfrom+56, rto+56
+		}
+		p.move(rto, rfrom)
+		p.move(to, from)
+	case kindEnPassant:
+		p.move(to, from)
+		capSq := to - 8
+		if us == Black {
+			capSq = to + 8
+		}
+		p.put(captured, capSq)
+	case kindPromotion:
+		p.remove(to)
+		p.put(MakePiece(us, Pawn), from)
+		if captured != NoPiece {
+			p.put(captured, to)
+		}
+	default:
+		p.move(to, from)
+		if captured != NoPiece {
+			p.put(captured, to)
+		}
+	}
+	n := len(p.history) - 1
+	p.st = p.history[n]
+	p.history = p.history[:n]
+}
+
+// MakeNullMove passes the move to the opponent (for null-move pruning). It
+// must not be called when in check.
+func (p *Position) MakeNullMove() {
+	p.history = append(p.history, p.st)
+	st := &p.st
+	if st.epHashed {
+		st.hash ^= zobristEPFile[st.ep.File()]
+	}
+	st.ep = NoSquare
+	st.epHashed = false
+	st.move = NullMove
+	st.captured = NoPiece
+	st.halfmove++
+	st.checkers = 0
+	st.hash ^= zobristSide
+	p.side = p.side.Other()
+}
+
+// UnmakeNullMove takes back a null move.
+func (p *Position) UnmakeNullMove() {
+	p.side = p.side.Other()
+	n := len(p.history) - 1
+	p.st = p.history[n]
+	p.history = p.history[:n]
+}
+
+// computeHash recomputes the Zobrist key from scratch (for set-up and tests).
+func (p *Position) computeHash() uint64 {
+	var h uint64
+	for s := Square(0); s < 64; s++ {
+		if pc := p.board[s]; pc != NoPiece {
+			h ^= zobristPiece[pc][s]
+		}
+	}
+	h ^= zobristCastling[p.st.castle]
+	if p.st.epHashed {
+		h ^= zobristEPFile[p.st.ep.File()]
+	}
+	if p.side == Black {
+		h ^= zobristSide
+	}
+	return h
+}

@@ -1,0 +1,36 @@
+package board
+
+// Zobrist keys, drawn once from a fixed-seed generator so that every build
+// hashes every position alike.
+var (
+	zobristPiece    [12][64]uint64
+	zobristCastling [16]uint64
+	zobristEPFile   [8]uint64
+	zobristSide     uint64
+)
+
+func init() {
+	rng := xorshift64star(0x9E3779B97F4A7C15)
+	for p := range zobristPiece {
+		for s := range zobristPiece[p] {
+			zobristPiece[p][s] = rng.next()
+		}
+	}
+	// Castling keys are the XOR of one key per right, so that updates by
+	// XOR-ing old and new rights stay consistent.
+	var rights [4]uint64
+	for i := range rights {
+		rights[i] = rng.next()
+	}
+	for c := range zobristCastling {
+		for i := range rights {
+			if c&(1<<i) != 0 {
+				zobristCastling[c] ^= rights[i]
+			}
+		}
+	}
+	for f := range zobristEPFile {
+		zobristEPFile[f] = rng.next()
+	}
+	zobristSide = rng.next()
+}
