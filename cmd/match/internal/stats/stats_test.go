@@ -1,0 +1,142 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestEloFromScoreByHand(t *testing.T) {
+	tests := []struct {
+		score, elo float64
+	}{
+		{0.5, 0},
+		// 0.75: 1/s-1 = 1/3, -400*log10(1/3) = 400*0.4771213 = 190.8485
+		{0.75, 190.8485},
+		// 0.25 mirrors 0.75.
+		{0.25, -190.8485},
+		// 0.64: 1/s-1 = 0.5625, log10(0.5625) = -0.2498775, times -400 = 99.9510
+		{0.64, 99.9510},
+	}
+	for _, tc := range tests {
+		if got := EloFromScore(tc.score); !near(got, tc.elo, 1e-3) {
+			t.Errorf("EloFromScore(%g) = %.4f, want %.4f", tc.score, got, tc.elo)
+		}
+		if got := ScoreFromElo(tc.elo); !near(got, tc.score, 1e-6) {
+			t.Errorf("ScoreFromElo(%g) = %.6f, want %.6f", tc.elo, got, tc.score)
+		}
+	}
+	if !math.IsInf(EloFromScore(1), 1) || !math.IsInf(EloFromScore(0), -1) {
+		t.Errorf("a perfect score must give infinite Elo")
+	}
+}
+
+func TestTrinomialIntervalByHand(t *testing.T) {
+	// +30 =40 -30: s = 0.5, Elo 0. Per-game variance
+	// (30*0.5^2 + 40*0 + 30*0.5^2)/100 = 0.15, standard error sqrt(0.15/100) = 0.0387298,
+	// times 1.959964 = 0.0759091, so the interval is s in [0.4240909, 0.5759091]:
+	// -400*log10(1/0.5759091 - 1) = -400*log10(0.7363691) = 53.158.
+	e := Trinomial{W: 30, D: 40, L: 30}.Elo()
+	if !near(e.Elo, 0, 1e-9) || !near(e.Hi, 53.158, 1e-3) || !near(e.Lo, -53.158, 1e-3) || !near(e.Margin(), 53.158, 1e-3) {
+		t.Errorf("+30 =40 -30: got %+v, want Elo 0 in [-53.158, 53.158]", e)
+	}
+	// +50 =30 -20: s = (50+15)/100 = 0.65, Elo = -400*log10(0.35/0.65) = 107.538.
+	// Variance (50*0.35^2 + 30*0.15^2 + 20*0.65^2)/100 = (6.125+0.675+8.45)/100 = 0.1525,
+	// se = sqrt(0.001525) = 0.0390512, z*se = 0.0765390: s in [0.5734610, 0.7265390],
+	// Elo in [51.418, 169.745].
+	e = Trinomial{W: 50, D: 30, L: 20}.Elo()
+	if !near(e.Elo, 107.538, 1e-3) || !near(e.Lo, 51.418, 1e-3) || !near(e.Hi, 169.745, 1e-3) {
+		t.Errorf("+50 =30 -20: got %+v, want 107.538 in [51.418, 169.745]", e)
+	}
+}
+
+func TestPentanomialIntervalByHand(t *testing.T) {
+	// Pairs (0, 1/2, 1, 3/2, 2 points) = (2, 10, 30, 30, 8), N = 80.
+	// Frequencies 0.025, 0.125, 0.375, 0.375, 0.1 on per-game scores 0, .25, .5, .75, 1:
+	// mean = 0.03125 + 0.1875 + 0.28125 + 0.1 = 0.6, Elo = -400*log10(0.4/0.6) = 70.437.
+	// Variance 0.025*0.36 + 0.125*0.1225 + 0.375*0.01 + 0.375*0.0225 + 0.1*0.16 = 0.0525,
+	// se = sqrt(0.0525/80) = 0.0256174, z*se = 0.0502091: s in [0.5497909, 0.6502091],
+	// Elo in [34.713, 107.698].
+	e := Pentanomial{2, 10, 30, 30, 8}.Elo()
+	if !near(e.Score, 0.6, 1e-12) || !near(e.Elo, 70.437, 1e-3) || !near(e.Lo, 34.713, 1e-3) || !near(e.Hi, 107.698, 1e-3) {
+		t.Errorf("got %+v, want 70.437 in [34.713, 107.698]", e)
+	}
+	if e := (Pentanomial{}).Elo(); !math.IsNaN(e.Elo) {
+		t.Errorf("no pairs: Elo = %g, want NaN", e.Elo)
+	}
+}
+
+func TestLOSByHand(t *testing.T) {
+	tests := []struct {
+		w, l int
+		los  float64
+	}{
+		{30, 30, 0.5},
+		// (60-40)/sqrt(2*100) = 1.4142, erf(1.4142) = 0.954500, LOS = Phi(2) = 0.977250.
+		{60, 40, 0.977250},
+		{40, 60, 1 - 0.977250},
+		{0, 0, 0.5},
+	}
+	for _, tc := range tests {
+		if got := (Trinomial{W: tc.w, D: 7, L: tc.l}).LOS(); !near(got, tc.los, 1e-6) {
+			t.Errorf("LOS(+%d -%d) = %.6f, want %.6f", tc.w, tc.l, got, tc.los)
+		}
+	}
+}
+
+func TestSPRTBoundsByHand(t *testing.T) {
+	// alpha = beta = 0.05: log(0.05/0.95) = -2.944439, log(0.95/0.05) = 2.944439.
+	lo, hi := SPRT{0, 5, 0.05, 0.05}.Bounds()
+	if !near(lo, -2.944439, 1e-6) || !near(hi, 2.944439, 1e-6) {
+		t.Errorf("bounds = %g, %g, want ±2.944439", lo, hi)
+	}
+}
+
+func TestSPRTLLRByHand(t *testing.T) {
+	// s0 = L(0) = 0.5, s1 = L(5) = 1/(1+10^(-5/400)) = 1/(1+0.9716279) = 0.5071951.
+	sprt := SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	tests := []struct {
+		name string
+		p    Pentanomial
+		llr  float64
+		want Decision
+	}{
+		// Symmetric: mean 0.5, variance 0.1*0.25*2 + 0.2*0.0625*2 = 0.075, N = 50.
+		// LLR = 50 * 0.0071951 * (1 - 0.5 - 0.5071951) / (2*0.075) = -0.017256.
+		{"symmetric", Pentanomial{5, 10, 20, 10, 5}, -0.017256, Continue},
+		// Mean 0.6, variance 0.0525 (worked in TestPentanomialIntervalByHand), N = 80.
+		// LLR = 80 * 0.0071951 * (1.2 - 0.5 - 0.5071951) / 0.105 = 1.056950.
+		{"ahead", Pentanomial{2, 10, 30, 30, 8}, 1.056950, Continue},
+		// The same frequencies ten times over: the LLR scales with N, 10.56950 > 2.944.
+		{"ahead x10", Pentanomial{20, 100, 300, 300, 80}, 10.56950, AcceptH1},
+		// The symmetric frequencies 200 times over: -0.017256*200 = -3.451280 < -2.944.
+		{"symmetric x200", Pentanomial{1000, 2000, 4000, 2000, 1000}, -3.451280, AcceptH0},
+		// Only 1-1 pairs: zeros count as 1e-3, total 10.004, mean exactly 0.5,
+		// variance 2*(0.001*0.25 + 0.001*0.0625)/10.004 = 6.2475e-5,
+		// LLR = -10 * 0.0071951^2 / (2*6.2475e-5) = -4.14319: enough to reject a gain.
+		{"all draws", Pentanomial{0, 0, 10, 0, 0}, -4.14319, AcceptH0},
+		{"empty", Pentanomial{}, 0, Continue},
+	}
+	for _, tc := range tests {
+		llr := sprt.LLR(tc.p)
+		if !near(llr, tc.llr, 1e-4) {
+			t.Errorf("%s: LLR = %.6f, want %.6f", tc.name, llr, tc.llr)
+		}
+		if got := sprt.Decide(llr); got != tc.want {
+			t.Errorf("%s: decision %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSPRTValidate(t *testing.T) {
+	bad := []SPRT{{5, 0, 0.05, 0.05}, {0, 5, 0, 0.05}, {0, 5, 0.05, 1}}
+	for _, s := range bad {
+		if s.Validate() == nil {
+			t.Errorf("%+v: want an error", s)
+		}
+	}
+	if err := (SPRT{0, 5, 0.05, 0.05}).Validate(); err != nil {
+		t.Errorf("valid test rejected: %v", err)
+	}
+}
