@@ -41,9 +41,9 @@ func TestPolicyIndexPinnedMoves(t *testing.T) {
 		{"3r1b2/4P3/8/8/8/2k5/8/4K3 w - - 0 60", "e7e8n", (64+0*3+1)*64 + 52},                 // knight, df 0
 		{"3r1b2/4P3/8/8/8/2k5/8/4K3 w - - 0 60", "e7d8b", (64+1*3+0)*64 + 52},                 // bishop, df -1
 		{"3r1b2/4P3/8/8/8/2k5/8/4K3 w - - 0 60", "e7f8r", (64+2*3+2)*64 + 52},                 // rook, df +1
-		{"4k3/8/8/8/8/8/3p4/2N4K b - - 0 60", "d2c1r", (64+2*3+0)*64 + 11},                   // black rook, df -1
-		{"4k3/8/8/8/8/8/3p4/2N4K b - - 0 60", "d2d1n", (64+0*3+1)*64 + 11},                   // black knight, df 0
-		{"4k3/8/8/8/8/8/3p4/2N4K b - - 0 60", "d2d1q", (4*7+0)*64 + 11},                      // black queen: S
+		{"4k3/8/8/8/8/8/3p4/2N4K b - - 0 60", "d2c1r", (64+2*3+0)*64 + 11},                    // black rook, df -1
+		{"4k3/8/8/8/8/8/3p4/2N4K b - - 0 60", "d2d1n", (64+0*3+1)*64 + 11},                    // black knight, df 0
+		{"4k3/8/8/8/8/8/3p4/2N4K b - - 0 60", "d2d1q", (4*7+0)*64 + 11},                       // black queen: S
 		{"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "e5d6", 7*7*64 + 36}, // en passant: NW
 	}
 	for _, tc := range tests {
