@@ -1,0 +1,444 @@
+// Package search is the engine's alpha-beta search: iterative deepening with
+// aspiration windows, principal variation search over a shared lock-free
+// transposition table, quiescence with SEE, null move, late move reductions
+// and pruning, futility and razoring, check and singular extensions, and
+// Lazy SMP. An Engine is a library object: a program may run many at once,
+// each with its own table and threads; a one-thread, node-limited search is
+// deterministic given the Engine's state (fresh or Cleared).
+package search
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"chessforge/engine/board"
+)
+
+// Limits bound a search; zero fields are unset. With no limit at all the
+// search runs to MaxPly or until Stop.
+type Limits struct {
+	Depth     int
+	Nodes     uint64
+	MoveTime  time.Duration
+	WTime     time.Duration
+	BTime     time.Duration
+	WInc      time.Duration
+	BInc      time.Duration
+	MovesToGo int
+	Infinite  bool
+	Ponder    bool         // search on the opponent's time until PonderHit
+	MultiPV   int          // lines to report; 0 takes the Engine's option
+	Moves     []board.Move // restrict the root to these moves (UCI searchmoves)
+}
+
+// Options configure an Engine.
+type Options struct {
+	HashMB       int           // transposition table size in MiB
+	Threads      int           // search threads (Lazy SMP)
+	MultiPV      int           // principal variations reported
+	MoveOverhead time.Duration // kept back from every clock
+}
+
+// DefaultOptions are the UCI defaults.
+var DefaultOptions = Options{HashMB: 16, Threads: 1, MultiPV: 1, MoveOverhead: 30 * time.Millisecond}
+
+// Line is one principal variation.
+type Line struct {
+	Score    int // centipawns from the side to move's view; mates ±(MateScore-plies)
+	Bound    Bound
+	Depth    int
+	SelDepth int
+	PV       []board.Move
+}
+
+// Info is a progress report, sent after each iteration (and on aspiration
+// failures in long searches).
+type Info struct {
+	Line
+	MultiPV  int // 1-based
+	Nodes    uint64
+	NPS      uint64
+	HashFull int
+	Time     time.Duration
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	BestMove   board.Move // NullMove when the side to move has no legal move
+	PonderMove board.Move
+	Score      int
+	Depth      int
+	SelDepth   int
+	Nodes      uint64
+	Time       time.Duration
+	PV         []board.Move
+	Lines      []Line // MultiPV lines, best first
+}
+
+// Engine owns a transposition table and search threads.
+type Engine struct {
+	opts      Options
+	tt        *TT
+	workers   []*worker
+	stop      atomic.Bool
+	ponderhit atomic.Bool
+}
+
+// New returns an Engine with the given options (zero fields take the defaults).
+func New(o Options) *Engine {
+	if o.HashMB <= 0 {
+		o.HashMB = DefaultOptions.HashMB
+	}
+	if o.Threads <= 0 {
+		o.Threads = 1
+	}
+	if o.MultiPV <= 0 {
+		o.MultiPV = 1
+	}
+	e := &Engine{opts: o, tt: NewTT(o.HashMB)}
+	e.setThreads(o.Threads)
+	return e
+}
+
+// Options returns the current options.
+func (e *Engine) Options() Options { return e.opts }
+
+// SetHash resizes (and clears) the transposition table.
+func (e *Engine) SetHash(mb int) {
+	e.opts.HashMB = max(mb, 1)
+	e.tt = NewTT(e.opts.HashMB)
+}
+
+// SetThreads sets the number of search threads.
+func (e *Engine) SetThreads(n int) {
+	e.opts.Threads = max(n, 1)
+	e.setThreads(e.opts.Threads)
+}
+
+// SetMultiPV sets the default number of principal variations.
+func (e *Engine) SetMultiPV(n int) { e.opts.MultiPV = max(n, 1) }
+
+// SetMoveOverhead sets the time kept back from every clock.
+func (e *Engine) SetMoveOverhead(d time.Duration) { e.opts.MoveOverhead = max(d, 0) }
+
+func (e *Engine) setThreads(n int) {
+	e.workers = make([]*worker, n)
+	for i := range e.workers {
+		e.workers[i] = &worker{e: e, id: i}
+	}
+}
+
+// Clear forgets everything learnt: the table, history, killers and
+// countermoves (a new game).
+func (e *Engine) Clear() {
+	e.tt.Clear()
+	for i := range e.workers {
+		e.workers[i] = &worker{e: e, id: i}
+	}
+}
+
+// Stop asks a running search to finish as soon as possible; Search then
+// returns the best move found so far. Safe to call from any goroutine.
+func (e *Engine) Stop() { e.stop.Store(true) }
+
+// PonderHit tells a pondering search that the expected move was played: it
+// goes on under its time limits from now.
+func (e *Engine) PonderHit() { e.ponderhit.Store(true) }
+
+// Hashfull returns the table's fill in permille.
+func (e *Engine) Hashfull() int { return e.tt.Hashfull() }
+
+func (e *Engine) totalNodes() uint64 {
+	var n uint64
+	for _, w := range e.workers {
+		n += w.nodesPub.Load()
+	}
+	return n
+}
+
+// rootMove is a legal move at the root with what the last iteration found.
+type rootMove struct {
+	move      board.Move
+	score     int
+	prevScore int
+	bound     Bound
+	selDepth  int
+	pv        []board.Move
+}
+
+// worker is one search thread with its own position and heuristics.
+type worker struct {
+	e        *Engine
+	id       int
+	pos      *board.Position
+	rootPly  int
+	limits   Limits
+	tm       timeManager
+	nodes    uint64
+	nodesPub atomic.Uint64
+	stopped  bool
+	// singleNodeLimit makes a one-thread node-limited search stop at an
+	// exact node count, so that it is deterministic.
+	singleNodeLimit uint64
+
+	selDepth  int
+	rootMoves []rootMove
+	pvIdx     int
+	completed int // depth of the last completed iteration
+
+	stack   [MaxPly + 4]frame
+	pv      [MaxPly + 2][MaxPly + 2]board.Move
+	pvLen   [MaxPly + 2]int
+	history [2][64][64]int32
+	counter [12][64]board.Move
+}
+
+// Search searches pos (whose history counts for repetitions) within lim and
+// returns the best move. pos is not modified. report, if not nil, receives
+// progress from the main thread.
+func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Result {
+	e.stop.Store(false)
+	e.ponderhit.Store(false)
+	e.tt.NewSearch()
+	multiPV := lim.MultiPV
+	if multiPV <= 0 {
+		multiPV = e.opts.MultiPV
+	}
+
+	var legal board.MoveList
+	pos.GenerateLegal(&legal)
+	var roots []rootMove
+	for _, m := range legal.Slice() {
+		if len(lim.Moves) == 0 || slices.Contains(lim.Moves, m) {
+			roots = append(roots, rootMove{move: m, score: -Infinity, prevScore: -Infinity})
+		}
+	}
+	if len(roots) == 0 {
+		s := 0
+		if pos.InCheck() {
+			s = -MateScore
+		}
+		return Result{Score: s}
+	}
+	multiPV = min(multiPV, len(roots))
+	maxDepth := MaxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+
+	tm := newTimeManager(lim, pos.SideToMove() == board.White, e.opts.MoveOverhead)
+	for _, w := range e.workers {
+		w.pos = pos.Clone()
+		w.rootPly = pos.Ply()
+		w.limits = lim
+		w.tm = tm
+		w.nodes = 0
+		w.nodesPub.Store(0)
+		w.stopped = false
+		w.completed = 0
+		w.singleNodeLimit = 0
+		if len(e.workers) == 1 {
+			w.singleNodeLimit = lim.Nodes
+		}
+		w.rootMoves = slices.Clone(roots)
+		for i := range w.stack {
+			w.stack[i] = frame{eval: -Infinity}
+		}
+	}
+
+	var wg sync.WaitGroup
+	for _, w := range e.workers[1:] {
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			w.iterate(maxDepth, 1, nil)
+		}(w)
+	}
+	main := e.workers[0]
+	main.iterate(maxDepth, multiPV, report)
+	e.stop.Store(true)
+	wg.Wait()
+
+	var total uint64
+	for _, w := range e.workers {
+		w.nodesPub.Store(w.nodes)
+		total += w.nodes
+	}
+	res := Result{
+		BestMove: main.rootMoves[0].move,
+		Score:    main.rootMoves[0].score,
+		Depth:    main.completed,
+		SelDepth: main.rootMoves[0].selDepth,
+		Nodes:    total,
+		Time:     main.tm.elapsed(),
+		PV:       slices.Clone(main.rootMoves[0].pv),
+	}
+	if len(res.PV) == 0 {
+		res.PV = []board.Move{res.BestMove}
+	}
+	if len(res.PV) > 1 {
+		res.PonderMove = res.PV[1]
+	}
+	for i := 0; i < multiPV; i++ {
+		rm := main.rootMoves[i]
+		res.Lines = append(res.Lines, Line{Score: rm.score, Bound: rm.bound, Depth: main.completed, SelDepth: rm.selDepth, PV: slices.Clone(rm.pv)})
+	}
+	return res
+}
+
+// iterate is iterative deepening for one thread. Helper threads (id > 0)
+// search the same root with the shared table, some a ply deeper, which is
+// Lazy SMP.
+func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
+	lastBest := board.NullMove
+	instability := 1.0
+	for depth := 1; depth <= maxDepth; depth++ {
+		if w.id > 0 && w.id%2 == 1 && depth > 1 && depth < maxDepth {
+			depth++
+		}
+		for i := range w.rootMoves {
+			w.rootMoves[i].prevScore = w.rootMoves[i].score
+		}
+		for w.pvIdx = 0; w.pvIdx < multiPV; w.pvIdx++ {
+			w.selDepth = 0
+			w.aspiration(depth, report)
+			if w.stopped {
+				break
+			}
+			// Stable sort keeps the order of equal scores, for determinism.
+			slices.SortStableFunc(w.rootMoves[w.pvIdx:], func(a, b rootMove) int { return b.score - a.score })
+		}
+		if w.stopped {
+			break // the root moves are sorted: the best found so far leads
+		}
+		w.completed = depth
+		if w.id != 0 {
+			continue
+		}
+		if report != nil {
+			for i := 0; i < multiPV; i++ {
+				report(w.info(i, depth))
+			}
+		}
+		// Time: a best move that keeps changing earns more time.
+		best := w.rootMoves[0].move
+		if best != lastBest && depth > 1 {
+			instability = min(instability*1.6, 2.0)
+		} else {
+			instability = max(instability*0.85, 0.6)
+		}
+		lastBest = best
+		if w.rootMoves[0].score >= MateScore-depth && w.limits.Depth == 0 && !w.limits.Infinite {
+			break // a mate found within the full-width depth is final
+		}
+		if w.e.ponderhit.Load() && !w.tm.active {
+			w.tm.ponderHit()
+		}
+		if w.tm.softStop(instability) || w.e.stop.Load() {
+			break
+		}
+	}
+}
+
+// aspiration searches the current PV line at depth with a narrow window
+// around the previous score, widening it on failure.
+func (w *worker) aspiration(depth int, report func(Info)) {
+	alpha, beta := -Infinity, Infinity
+	delta := 18
+	prev := w.rootMoves[w.pvIdx].prevScore
+	if depth >= 5 && prev > -MateInMaxPly && prev < MateInMaxPly {
+		alpha = max(prev-delta, -Infinity)
+		beta = min(prev+delta, Infinity)
+	}
+	for {
+		s := w.negamax(alpha, beta, depth, 0, false)
+		slices.SortStableFunc(w.rootMoves[w.pvIdx:], func(a, b rootMove) int { return b.score - a.score })
+		if w.stopped {
+			return
+		}
+		switch {
+		case s <= alpha:
+			w.reportBound(depth, report)
+			beta = (alpha + beta) / 2
+			alpha = max(s-delta, -Infinity)
+		case s >= beta:
+			w.reportBound(depth, report)
+			beta = min(s+delta, Infinity)
+		default:
+			return
+		}
+		delta += delta / 2
+		if delta > 1000 {
+			alpha, beta = -Infinity, Infinity
+		}
+	}
+}
+
+// reportBound sends an info line for an aspiration failure in a long search.
+func (w *worker) reportBound(depth int, report func(Info)) {
+	if report != nil && w.id == 0 && w.tm.elapsed() > time.Second {
+		report(w.info(w.pvIdx, depth))
+	}
+}
+
+// rootPicker orders the root moves: the current line's candidates in the
+// order of the last iteration.
+func (w *worker) rootPicker(mp *movePicker) {
+	mp.list.N = 0
+	mp.next = 0
+	for i, rm := range w.rootMoves[w.pvIdx:] {
+		mp.list.Moves[mp.list.N] = rm.move
+		mp.scores[mp.list.N] = int32(len(w.rootMoves) - i)
+		mp.list.N++
+	}
+}
+
+// updateRootMove records the score and PV of a root move after its search.
+func (w *worker) updateRootMove(m board.Move, s, alpha, beta int, first bool) {
+	for i := w.pvIdx; i < len(w.rootMoves); i++ {
+		rm := &w.rootMoves[i]
+		if rm.move != m {
+			continue
+		}
+		if first || s > alpha {
+			rm.score = s
+			rm.selDepth = w.selDepth
+			rm.bound = BoundExact
+			if s >= beta {
+				rm.bound = BoundLower
+			} else if s <= alpha {
+				rm.bound = BoundUpper
+			}
+			rm.pv = append(rm.pv[:0], m)
+			rm.pv = append(rm.pv, w.pv[1][:w.pvLen[1]]...)
+		} else {
+			rm.score = -Infinity
+		}
+		return
+	}
+}
+
+func (w *worker) info(i, depth int) Info {
+	rm := w.rootMoves[i]
+	el := w.tm.elapsed()
+	nodes := w.e.totalNodes()
+	nodes = max(nodes, w.nodes)
+	nps := uint64(0)
+	if el > 0 {
+		nps = uint64(float64(nodes) / el.Seconds())
+	}
+	score := rm.score
+	if score == -Infinity {
+		score = rm.prevScore
+	}
+	return Info{
+		Line:     Line{Score: score, Bound: rm.bound, Depth: depth, SelDepth: rm.selDepth, PV: slices.Clone(rm.pv)},
+		MultiPV:  i + 1,
+		Nodes:    nodes,
+		NPS:      nps,
+		HashFull: w.e.tt.Hashfull(),
+		Time:     el,
+	}
+}

@@ -1,0 +1,519 @@
+package search
+
+import (
+	"math"
+
+	"chessforge/engine/board"
+	"chessforge/engine/eval"
+)
+
+// Score bounds. A mate found at ply n scores MateScore-n for the winner.
+const (
+	MaxPly       = 128
+	MateScore    = 32000
+	Infinity     = 32001
+	MateInMaxPly = MateScore - MaxPly
+)
+
+// frame is what the search keeps about one ply of the current line.
+type frame struct {
+	killers  [2]board.Move
+	eval     int
+	excluded board.Move // the move a singular-extension search leaves out
+}
+
+// lmrTable[depth][moveNumber] is the base late-move reduction in plies.
+var lmrTable [64][64]int8
+
+func init() {
+	for d := 1; d < 64; d++ {
+		for m := 1; m < 64; m++ {
+			lmrTable[d][m] = int8(0.8 + math.Log(float64(d))*math.Log(float64(m))/2.3)
+		}
+	}
+}
+
+func lmr(depth, moveNumber int) int {
+	return int(lmrTable[min(depth, 63)][min(moveNumber, 63)])
+}
+
+// checkLimits runs every 1024 nodes: it polls the stop flag, and on the
+// main thread the clock and the node budget.
+func (w *worker) checkLimits() {
+	w.nodesPub.Store(w.nodes)
+	if w.completed == 0 {
+		return // always finish depth 1, so that there is a move to play
+	}
+	if !w.tm.active && w.e.ponderhit.Load() {
+		w.tm.ponderHit()
+	}
+	if w.e.stop.Load() {
+		w.stopped = true
+		return
+	}
+	if w.id != 0 {
+		return
+	}
+	if w.tm.hardStop() || (w.limits.Nodes > 0 && w.e.totalNodes() >= w.limits.Nodes) {
+		w.e.stop.Store(true)
+		w.stopped = true
+	}
+}
+
+// negamax is the principal variation search of one node.
+func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
+	pvNode := beta-alpha > 1
+	root := ply == 0
+	w.pvLen[ply] = 0
+	if depth <= 0 {
+		return w.quiescence(alpha, beta, ply)
+	}
+	w.nodes++
+	if w.nodes&1023 == 0 {
+		w.checkLimits()
+	}
+	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {
+		w.stopped = true
+	}
+	if w.stopped {
+		return 0
+	}
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	p := w.pos
+	inCheck := p.InCheck()
+	fr := &w.stack[ply]
+	excluded := fr.excluded
+
+	if !root {
+		if p.IsSearchDraw(w.rootPly) {
+			return 0
+		}
+		if p.HalfmoveClock() >= 100 && (!inCheck || p.HasLegalMove()) {
+			return 0
+		}
+		if ply >= MaxPly {
+			if inCheck {
+				return 0
+			}
+			return eval.Evaluate(p)
+		}
+		// Mate distance pruning: no line from here beats a mate already found closer to the root.
+		alpha = max(alpha, -MateScore+ply)
+		beta = min(beta, MateScore-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+	}
+
+	key := p.Hash()
+	if excluded != board.NullMove {
+		key ^= uint64(excluded) * 0x9E3779B97F4A7C15
+	}
+	tte, ttHit := w.e.tt.Probe(key)
+	ttMove := board.NullMove
+	ttScore := 0
+	if ttHit {
+		ttMove = tte.move
+		ttScore = scoreFromTT(tte.score, ply)
+		if !pvNode && tte.depth >= depth && excluded == board.NullMove &&
+			(tte.bound == BoundExact ||
+				(tte.bound == BoundLower && ttScore >= beta) ||
+				(tte.bound == BoundUpper && ttScore <= alpha)) {
+			return ttScore
+		}
+	}
+	if root && w.pvIdx < len(w.rootMoves) {
+		ttMove = w.rootMoves[w.pvIdx].move
+	}
+
+	// Static evaluation, refined by the TT score when its bound allows.
+	staticEval := -Infinity
+	improving := false
+	if !inCheck {
+		if ttHit && tte.eval != -Infinity && tte.eval > -MateInMaxPly && tte.eval < MateInMaxPly {
+			staticEval = tte.eval
+		} else {
+			staticEval = eval.Evaluate(p)
+		}
+		fr.eval = staticEval
+		if ply >= 2 && w.stack[ply-2].eval != -Infinity {
+			improving = staticEval > w.stack[ply-2].eval
+		}
+	} else {
+		fr.eval = -Infinity
+	}
+	adjEval := staticEval
+	if ttHit && !inCheck && ttScore > -MateInMaxPly && ttScore < MateInMaxPly &&
+		(tte.bound == BoundExact || (tte.bound == BoundLower && ttScore > staticEval) ||
+			(tte.bound == BoundUpper && ttScore < staticEval)) {
+		adjEval = ttScore
+	}
+	w.stack[ply+1].killers = [2]board.Move{}
+	w.stack[ply+2].excluded = board.NullMove
+	w.stack[ply+1].excluded = board.NullMove
+
+	if !inCheck && !pvNode && excluded == board.NullMove {
+		// Reverse futility: far above beta at low depth, assume a cutoff.
+		if depth <= 8 && adjEval-80*(depth-b2i(improving)) >= beta && adjEval < MateInMaxPly {
+			return adjEval
+		}
+		// Razoring: hopeless at low depth, verify with quiescence.
+		if depth <= 3 && adjEval+250*depth < alpha {
+			s := w.quiescence(alpha, alpha+1, ply)
+			if s <= alpha {
+				return s
+			}
+		}
+		// Null move, guarded against zugzwang by requiring pieces besides pawns.
+		if depth >= 3 && adjEval >= beta && staticEval >= beta && p.LastMove() != board.NullMove &&
+			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
+			r := 3 + depth/3 + min((adjEval-beta)/200, 3)
+			p.MakeNullMove()
+			s := -w.negamax(-beta, -beta+1, depth-r, ply+1, !cutNode)
+			p.UnmakeNullMove()
+			if w.stopped {
+				return 0
+			}
+			if s >= beta {
+				if s >= MateInMaxPly {
+					s = beta
+				}
+				// At high depth, verify with a reduced normal search (zugzwang).
+				if depth < 12 {
+					return s
+				}
+				v := w.negamax(beta-1, beta, depth-r, ply, false)
+				if v >= beta {
+					return s
+				}
+			}
+		}
+	}
+
+	// Internal iterative reduction: without a TT move, this node is
+	// probably not worth the full depth.
+	if depth >= 4 && ttMove == board.NullMove && (pvNode || cutNode) && !root {
+		depth--
+	}
+
+	var mp movePicker
+	if root {
+		w.rootPicker(&mp)
+	} else {
+		mp.initMain(w, ply, ttMove)
+	}
+	us := p.SideToMove()
+	bestScore := -Infinity
+	bestMove := board.NullMove
+	origAlpha := alpha
+	moveCount := 0
+	var quietsTried [64]board.Move
+	nQuiets := 0
+	skipQuiets := false
+
+	for {
+		m := mp.pick(p, !root)
+		if m == board.NullMove {
+			break
+		}
+		if m == excluded {
+			continue
+		}
+		isCapture := p.IsCapture(m)
+		quiet := !isCapture && !m.IsPromotion()
+		if quiet && skipQuiets {
+			continue
+		}
+		moveCount++
+
+		// Pruning of late or losing moves at shallow depth.
+		if !root && bestScore > -MateInMaxPly && p.NonPawnMaterial(us) {
+			if quiet {
+				if depth <= 8 && moveCount > (3+depth*depth)/(2-b2i(improving)) {
+					skipQuiets = true
+					continue
+				}
+				if !inCheck && depth <= 8 && staticEval+100+90*depth <= alpha {
+					skipQuiets = true
+					continue
+				}
+				if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
+					continue
+				}
+			} else if depth <= 8 && !seeGE(p, m, -90*depth) {
+				continue
+			}
+		}
+
+		// Extensions: singular (the TT move is much better than every
+		// other) and check.
+		ext := 0
+		if !root && depth >= 7 && m == ttMove && excluded == board.NullMove && ttHit &&
+			tte.bound&BoundLower != 0 && tte.depth >= depth-3 && ttScore > -MateInMaxPly && ttScore < MateInMaxPly {
+			sBeta := ttScore - 2*depth
+			fr.excluded = m
+			s := w.negamax(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
+			fr.excluded = board.NullMove
+			if w.stopped {
+				return 0
+			}
+			if s < sBeta {
+				ext = 1
+			} else if sBeta >= beta {
+				return sBeta // multi-cut: another move also beats beta
+			}
+		}
+
+		histScore := int(w.history[us][m.From()][m.To()])
+		p.MakeMove(m)
+		givesCheck := p.InCheck()
+		if givesCheck && ext == 0 {
+			ext = 1
+		}
+		if ply+1 >= MaxPly/2 {
+			ext = 0
+		}
+		newDepth := depth - 1 + ext
+
+		var s int
+		if moveCount == 1 {
+			s = -w.negamax(-beta, -alpha, newDepth, ply+1, false)
+		} else {
+			r := 0
+			if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || mp.scores[mp.next-1] < 0) {
+				r = lmr(depth, moveCount)
+				r -= b2i(pvNode)
+				r += b2i(cutNode)
+				r += b2i(!improving)
+				r -= b2i(givesCheck)
+				if quiet {
+					r -= histScore / 6000
+				} else {
+					r = r / 2
+				}
+				r = max(0, min(r, newDepth-1))
+			}
+			s = -w.negamax(-alpha-1, -alpha, newDepth-r, ply+1, true)
+			if s > alpha && r > 0 {
+				s = -w.negamax(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
+			}
+			if s > alpha && s < beta {
+				s = -w.negamax(-beta, -alpha, newDepth, ply+1, false)
+			}
+		}
+		p.UnmakeMove()
+		if w.stopped {
+			return 0
+		}
+
+		if root {
+			w.updateRootMove(m, s, alpha, beta, moveCount == 1)
+		}
+		if s > bestScore {
+			bestScore = s
+			if s > alpha {
+				bestMove = m
+				alpha = s
+				w.pv[ply][0] = m
+				copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
+				w.pvLen[ply] = w.pvLen[ply+1] + 1
+				if s >= beta {
+					if quiet {
+						w.updateQuietStats(ply, m, depth, quietsTried[:nQuiets])
+					}
+					break
+				}
+			}
+		}
+		if quiet && nQuiets < len(quietsTried) {
+			quietsTried[nQuiets] = m
+			nQuiets++
+		}
+	}
+
+	if moveCount == 0 {
+		if excluded != board.NullMove {
+			return alpha
+		}
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
+	}
+	if bestScore == -Infinity { // every move pruned
+		return alpha
+	}
+
+	if excluded == board.NullMove && !(root && w.pvIdx > 0) {
+		bound := BoundUpper
+		if bestScore >= beta {
+			bound = BoundLower
+		} else if bestScore > origAlpha {
+			bound = BoundExact
+		}
+		ev := staticEval
+		if inCheck {
+			ev = -Infinity
+		}
+		w.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), ev, depth, bound)
+	}
+	return bestScore
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// updateQuietStats rewards a quiet move that caused a cutoff (killer,
+// countermove, history) and penalises the quiet moves tried before it.
+func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []board.Move) {
+	fr := &w.stack[ply]
+	if fr.killers[0] != m {
+		fr.killers[1] = fr.killers[0]
+		fr.killers[0] = m
+	}
+	p := w.pos
+	if prev := p.LastMove(); prev != board.NullMove {
+		w.counter[p.PieceAt(prev.To())][prev.To()] = m
+	}
+	us := p.SideToMove()
+	bonus := min(16*depth*depth+32*depth, 1200)
+	w.addHistory(us, m, bonus)
+	for _, q := range tried {
+		w.addHistory(us, q, -bonus)
+	}
+}
+
+// addHistory moves a history score towards ±16384 with gravity, so that
+// scores stay bounded and recent results weigh more.
+func (w *worker) addHistory(c board.Color, m board.Move, bonus int) {
+	h := &w.history[c][m.From()][m.To()]
+	v := int(*h)
+	v += bonus - v*abs(bonus)/16384
+	*h = int32(v)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// quiescence searches captures and promotions (all evasions in check) until
+// the position is quiet, so that the static evaluation is only trusted there.
+func (w *worker) quiescence(alpha, beta, ply int) int {
+	w.nodes++
+	if w.nodes&1023 == 0 {
+		w.checkLimits()
+	}
+	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {
+		w.stopped = true
+	}
+	if w.stopped {
+		return 0
+	}
+	w.pvLen[ply] = 0
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	p := w.pos
+	if p.IsSearchDraw(w.rootPly) {
+		return 0
+	}
+	inCheck := p.InCheck()
+	if ply >= MaxPly {
+		if inCheck {
+			return 0
+		}
+		return eval.Evaluate(p)
+	}
+	pvNode := beta-alpha > 1
+
+	key := p.Hash()
+	tte, ttHit := w.e.tt.Probe(key)
+	ttMove := board.NullMove
+	if ttHit {
+		ttMove = tte.move
+		s := scoreFromTT(tte.score, ply)
+		if !pvNode && (tte.bound == BoundExact ||
+			(tte.bound == BoundLower && s >= beta) ||
+			(tte.bound == BoundUpper && s <= alpha)) {
+			return s
+		}
+	}
+
+	bestScore := -MateScore + ply
+	standPat := -Infinity
+	if !inCheck {
+		if ttHit && tte.eval != -Infinity && tte.eval > -MateInMaxPly && tte.eval < MateInMaxPly {
+			standPat = tte.eval
+		} else {
+			standPat = eval.Evaluate(p)
+		}
+		if standPat >= beta {
+			return standPat
+		}
+		bestScore = standPat
+		alpha = max(alpha, standPat)
+	}
+	origAlpha := alpha
+
+	var mp movePicker
+	mp.initQuiescence(w, ttMove)
+	bestMove := board.NullMove
+	for {
+		m := mp.pick(p, false)
+		if m == board.NullMove {
+			break
+		}
+		if !inCheck {
+			if m.IsPromotion() && m.Promotion() != board.Queen {
+				continue
+			}
+			// Delta pruning: even winning this piece cannot lift alpha.
+			if !m.IsPromotion() && standPat+moveGain(p, m)+200 <= alpha {
+				continue
+			}
+			if !seeGE(p, m, 0) {
+				continue
+			}
+		}
+		p.MakeMove(m)
+		s := -w.quiescence(-beta, -alpha, ply+1)
+		p.UnmakeMove()
+		if w.stopped {
+			return 0
+		}
+		if s > bestScore {
+			bestScore = s
+			if s > alpha {
+				alpha = s
+				bestMove = m
+				w.pv[ply][0] = m
+				copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
+				w.pvLen[ply] = w.pvLen[ply+1] + 1
+				if s >= beta {
+					break
+				}
+			}
+		}
+	}
+	bound := BoundUpper
+	if bestScore >= beta {
+		bound = BoundLower
+	} else if bestScore > origAlpha {
+		bound = BoundExact
+	}
+	ev := standPat
+	if inCheck {
+		ev = -Infinity
+	}
+	w.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), ev, 0, bound)
+	return bestScore
+}

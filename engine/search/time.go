@@ -1,0 +1,78 @@
+package search
+
+import "time"
+
+// timeManager turns the UCI limits into a soft budget (checked between
+// iterations: do not start another) and a hard one (checked inside the
+// search: stop now). Move Overhead is kept back from every clock.
+type timeManager struct {
+	start   time.Time
+	active  bool
+	soft    time.Duration
+	hard    time.Duration
+	limited bool
+	fixed   bool // movetime: use the whole budget
+}
+
+func newTimeManager(lim Limits, white bool, overhead time.Duration) timeManager {
+	tm := timeManager{start: time.Now(), active: !lim.Ponder}
+	if lim.Infinite {
+		return tm
+	}
+	if lim.MoveTime > 0 {
+		tm.limited = true
+		tm.fixed = true
+		tm.hard = max(lim.MoveTime-overhead, time.Millisecond)
+		tm.soft = tm.hard
+		return tm
+	}
+	left, inc := lim.WTime, lim.WInc
+	if !white {
+		left, inc = lim.BTime, lim.BInc
+	}
+	if left <= 0 && inc <= 0 {
+		return tm
+	}
+	tm.limited = true
+	avail := max(left-overhead, time.Millisecond)
+	mtg := lim.MovesToGo
+	if mtg <= 0 || mtg > 40 {
+		mtg = 40
+	}
+	// The share of the remaining time for this move, plus most of the increment.
+	soft := avail/time.Duration(mtg) + inc*3/4
+	hard := soft * 4
+	cap := avail * 7 / 10
+	if mtg == 1 {
+		cap = avail * 9 / 10
+	}
+	tm.soft = min(soft, cap)
+	tm.hard = min(hard, cap)
+	return tm
+}
+
+func (tm *timeManager) elapsed() time.Duration { return time.Since(tm.start) }
+
+// hardStop reports whether the search must stop now.
+func (tm *timeManager) hardStop() bool {
+	return tm.active && tm.limited && tm.elapsed() >= tm.hard
+}
+
+// softStop reports whether to start no further iteration. instability (1.0
+// for a stable best move, up to 2.0 when it keeps changing) scales the budget.
+func (tm *timeManager) softStop(instability float64) bool {
+	if !tm.active || !tm.limited {
+		return false
+	}
+	if tm.fixed {
+		return tm.elapsed() >= tm.hard
+	}
+	budget := time.Duration(float64(tm.soft) * instability)
+	return tm.elapsed() >= min(budget, tm.hard)
+}
+
+// ponderHit starts the clock for a search that was pondering.
+func (tm *timeManager) ponderHit() {
+	tm.start = time.Now()
+	tm.active = true
+}

@@ -1,0 +1,180 @@
+package search
+
+import (
+	"sync/atomic"
+
+	"chessforge/engine/board"
+)
+
+// Bound says how a stored score relates to the true value.
+type Bound uint8
+
+// The bounds a search score can have.
+const (
+	BoundNone  Bound = 0
+	BoundUpper Bound = 1 // fail-low: true value <= score
+	BoundLower Bound = 2 // fail-high: true value >= score
+	BoundExact Bound = 3
+)
+
+// ttEntry is one slot: the key XOR-ed with the data, and the data, each an
+// atomic word. Threads read and write without locks; a torn read (key word
+// from one write, data from another) fails the XOR check and is a miss.
+type ttEntry struct {
+	check atomic.Uint64 // key ^ data
+	data  atomic.Uint64
+}
+
+// ttBucket is four entries: 64 bytes, one cache line.
+type ttBucket [4]ttEntry
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
+func packData(m board.Move, score, eval, depth int, b Bound, age uint8) uint64 {
+	return uint64(m) | uint64(uint16(int16(score)))<<16 | uint64(uint16(int16(eval)))<<32 |
+		uint64(uint8(depth))<<48 | uint64(b)<<56 | uint64(age&63)<<58
+}
+
+type ttData struct {
+	move  board.Move
+	score int
+	eval  int
+	depth int
+	bound Bound
+}
+
+func unpackData(d uint64) ttData {
+	return ttData{
+		move:  board.Move(d),
+		score: int(int16(d >> 16)),
+		eval:  int(int16(d >> 32)),
+		depth: int(int8(d >> 48)),
+		bound: Bound(d >> 56 & 3),
+	}
+}
+
+func dataAge(d uint64) uint8 { return uint8(d>>58) & 63 }
+
+// TT is the transposition table shared by the threads of one Engine.
+type TT struct {
+	buckets []ttBucket
+	mask    uint64
+	age     uint8
+}
+
+// NewTT returns a table of about sizeMB megabytes (rounded down to a power of two buckets).
+func NewTT(sizeMB int) *TT {
+	if sizeMB < 1 {
+		sizeMB = 1
+	}
+	n := uint64(sizeMB) << 20 / 64
+	// Round down to a power of two so that indexing is a mask.
+	p := uint64(1)
+	for p*2 <= n {
+		p *= 2
+	}
+	return &TT{buckets: make([]ttBucket, p), mask: p - 1}
+}
+
+// Clear empties the table.
+func (t *TT) Clear() {
+	for i := range t.buckets {
+		for j := range t.buckets[i] {
+			t.buckets[i][j].check.Store(0)
+			t.buckets[i][j].data.Store(0)
+		}
+	}
+	t.age = 0
+}
+
+// NewSearch ages the table so that entries from earlier searches are replaced first.
+func (t *TT) NewSearch() { t.age = (t.age + 1) & 63 }
+
+func (t *TT) bucket(key uint64) *ttBucket { return &t.buckets[key&t.mask] }
+
+// Probe looks key up.
+func (t *TT) Probe(key uint64) (ttData, bool) {
+	b := t.bucket(key)
+	for i := range b {
+		d := b[i].data.Load()
+		if b[i].check.Load()^d == key && d != 0 {
+			return unpackData(d), true
+		}
+	}
+	return ttData{}, false
+}
+
+// Store saves a search result. Scores must already be adjusted to be
+// relative to the node (see scoreToTT).
+func (t *TT) Store(key uint64, m board.Move, score, eval, depth int, bound Bound) {
+	b := t.bucket(key)
+	var replace *ttEntry
+	worst := 1 << 30
+	for i := range b {
+		e := &b[i]
+		d := e.data.Load()
+		if e.check.Load()^d == key || d == 0 {
+			old := unpackData(d)
+			// Keep a deeper exact entry of this position unless this is exact
+			// or deep enough; always keep the old move if we have none.
+			if d != 0 && bound != BoundExact && depth+3 < old.depth && dataAge(d) == t.age {
+				return
+			}
+			if m == board.NullMove {
+				m = old.move
+			}
+			replace = e
+			break
+		}
+		// Replacement value: depth, minus a penalty for age.
+		ageDiff := int((t.age - dataAge(d)) & 63)
+		v := int(int8(d>>48)) - 8*ageDiff
+		if v < worst {
+			worst = v
+			replace = e
+		}
+	}
+	d := packData(m, score, eval, depth, bound, t.age)
+	replace.data.Store(d)
+	replace.check.Store(key ^ d)
+}
+
+// Hashfull returns the permille of entries written by the current search, from a sample.
+func (t *TT) Hashfull() int {
+	n := 0
+	limit := 250
+	if uint64(limit) > t.mask+1 {
+		limit = int(t.mask + 1)
+	}
+	for i := 0; i < limit; i++ {
+		for j := range t.buckets[i] {
+			d := t.buckets[i][j].data.Load()
+			if d != 0 && dataAge(d) == t.age {
+				n++
+			}
+		}
+	}
+	return n * 1000 / (limit * 4)
+}
+
+// scoreToTT converts a score relative to the root into one relative to the
+// node at ply, so that mate distances stay exact wherever it is found again.
+func scoreToTT(s, ply int) int {
+	if s >= MateInMaxPly {
+		return s + ply
+	}
+	if s <= -MateInMaxPly {
+		return s - ply
+	}
+	return s
+}
+
+// scoreFromTT undoes scoreToTT at the probing node's ply.
+func scoreFromTT(s, ply int) int {
+	if s >= MateInMaxPly {
+		return s - ply
+	}
+	if s <= -MateInMaxPly {
+		return s + ply
+	}
+	return s
+}

@@ -1,0 +1,407 @@
+// Package uci is the engine's Universal Chess Interface front end: it reads
+// commands, drives a search.Engine, and prints what GUIs and match runners
+// expect. Malformed or unknown commands get an "info string" saying what was
+// wrong, and the engine carries on.
+package uci
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"chessforge/engine/board"
+	"chessforge/engine/search"
+)
+
+// Name and Author identify the engine in the uci handshake.
+const (
+	Name   = "chessforge"
+	Author = "the chessforge developers"
+)
+
+// Version is the engine version reported by uci and written into datasets.
+const Version = "0.1.0"
+
+// Session is one UCI conversation.
+type Session struct {
+	out     *bufio.Writer
+	outMu   sync.Mutex
+	engine  *search.Engine
+	pos     *board.Position
+	running sync.WaitGroup
+	busy    bool
+	// waitStop: an infinite or pondering search holds its bestmove until stop/ponderhit.
+	holdMu   sync.Mutex
+	hold     bool
+	released chan struct{}
+}
+
+// NewSession returns a session writing to out.
+func NewSession(out io.Writer) *Session {
+	return &Session{
+		out:    bufio.NewWriter(out),
+		engine: search.New(search.DefaultOptions),
+		pos:    board.NewPosition(),
+	}
+}
+
+// Run reads commands from in until quit or end of input.
+func Run(in io.Reader, out io.Writer) error {
+	s := NewSession(out)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		if !s.Handle(sc.Text()) {
+			break
+		}
+	}
+	s.stopSearch()
+	return sc.Err()
+}
+
+func (s *Session) printf(format string, args ...any) {
+	s.outMu.Lock()
+	fmt.Fprintf(s.out, format, args...)
+	s.out.Flush()
+	s.outMu.Unlock()
+}
+
+// Handle executes one command line; it returns false on quit.
+func (s *Session) Handle(line string) bool {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return true
+	}
+	cmd, args := fields[0], fields[1:]
+	switch cmd {
+	case "uci":
+		s.printf("id name %s %s\nid author %s\n", Name, Version, Author)
+		s.printf("option name Hash type spin default %d min 1 max 65536\n", search.DefaultOptions.HashMB)
+		s.printf("option name Threads type spin default 1 min 1 max 256\n")
+		s.printf("option name MultiPV type spin default 1 min 1 max 500\n")
+		s.printf("option name Move Overhead type spin default %d min 0 max 5000\n", search.DefaultOptions.MoveOverhead.Milliseconds())
+		s.printf("option name Ponder type check default false\n")
+		s.printf("option name Clear Hash type button\n")
+		s.printf("uciok\n")
+	case "isready":
+		s.printf("readyok\n")
+	case "ucinewgame":
+		s.stopSearch()
+		s.engine.Clear()
+		s.pos = board.NewPosition()
+	case "setoption":
+		s.stopSearch()
+		s.setOption(args)
+	case "position":
+		s.stopSearch()
+		s.position(args)
+	case "go":
+		s.stopSearch()
+		s.goCmd(args)
+	case "stop":
+		s.stopSearch()
+	case "ponderhit":
+		s.engine.PonderHit()
+		s.release()
+	case "bench":
+		s.stopSearch()
+		s.bench(args)
+	case "d":
+		s.printf("\n%s\n", s.pos)
+	case "quit":
+		return false
+	default:
+		s.printf("info string unknown command %q\n", cmd)
+	}
+	return true
+}
+
+func (s *Session) setOption(args []string) {
+	// setoption name <id...> [value <x...>]
+	line := strings.Join(args, " ")
+	if !strings.HasPrefix(line, "name ") {
+		s.printf("info string setoption: want \"setoption name <id> [value <x>]\"\n")
+		return
+	}
+	line = strings.TrimPrefix(line, "name ")
+	name, value := line, ""
+	if i := strings.Index(line, " value "); i >= 0 {
+		name, value = line[:i], strings.TrimSpace(line[i+7:])
+	}
+	name = strings.TrimSpace(name)
+	spin := func(lo, hi int) (int, bool) {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < lo || n > hi {
+			s.printf("info string setoption %s: value %q is not a whole number from %d to %d\n", name, value, lo, hi)
+			return 0, false
+		}
+		return n, true
+	}
+	switch strings.ToLower(name) {
+	case "hash":
+		if n, ok := spin(1, 65536); ok {
+			s.engine.SetHash(n)
+		}
+	case "threads":
+		if n, ok := spin(1, 256); ok {
+			s.engine.SetThreads(n)
+		}
+	case "multipv":
+		if n, ok := spin(1, 500); ok {
+			s.engine.SetMultiPV(n)
+		}
+	case "move overhead":
+		if n, ok := spin(0, 5000); ok {
+			s.engine.SetMoveOverhead(time.Duration(n) * time.Millisecond)
+		}
+	case "clear hash":
+		s.engine.Clear()
+	case "ponder":
+		// Pondering is driven by "go ponder"; nothing to configure.
+	default:
+		s.printf("info string unknown option %q\n", name)
+	}
+}
+
+func (s *Session) position(args []string) {
+	if len(args) == 0 {
+		s.printf("info string position: want \"startpos\" or \"fen <fen>\", then optionally \"moves ...\"\n")
+		return
+	}
+	var pos *board.Position
+	var rest []string
+	switch args[0] {
+	case "startpos":
+		pos = board.NewPosition()
+		rest = args[1:]
+	case "fen":
+		i := 1
+		for i < len(args) && args[i] != "moves" {
+			i++
+		}
+		p, err := board.ParseFEN(strings.Join(args[1:i], " "))
+		if err != nil {
+			s.printf("info string position: %v\n", err)
+			return
+		}
+		pos = p
+		rest = args[i:]
+	default:
+		s.printf("info string position: want \"startpos\" or \"fen\", got %q\n", args[0])
+		return
+	}
+	if len(rest) > 0 {
+		if rest[0] != "moves" {
+			s.printf("info string position: want \"moves\", got %q\n", rest[0])
+			return
+		}
+		for _, ms := range rest[1:] {
+			m, err := pos.ParseUCIMove(ms)
+			if err != nil {
+				s.printf("info string position: %v\n", err)
+				return
+			}
+			pos.MakeMove(m)
+		}
+	}
+	s.pos = pos
+}
+
+func (s *Session) goCmd(args []string) {
+	var lim search.Limits
+	perft := 0
+	ms := func(i int) (time.Duration, bool) {
+		n, ok := s.intArg(args, i)
+		return time.Duration(n) * time.Millisecond, ok
+	}
+	for i := 0; i < len(args); i++ {
+		var ok = true
+		switch args[i] {
+		case "perft":
+			perft, ok = s.intArg(args, i+1)
+			i++
+		case "depth":
+			lim.Depth, ok = s.intArg(args, i+1)
+			i++
+		case "nodes":
+			var n int
+			n, ok = s.intArg(args, i+1)
+			lim.Nodes = uint64(n)
+			i++
+		case "movetime":
+			lim.MoveTime, ok = ms(i + 1)
+			i++
+		case "wtime":
+			lim.WTime, ok = ms(i + 1)
+			i++
+		case "btime":
+			lim.BTime, ok = ms(i + 1)
+			i++
+		case "winc":
+			lim.WInc, ok = ms(i + 1)
+			i++
+		case "binc":
+			lim.BInc, ok = ms(i + 1)
+			i++
+		case "movestogo":
+			lim.MovesToGo, ok = s.intArg(args, i+1)
+			i++
+		case "mate":
+			var n int
+			n, ok = s.intArg(args, i+1)
+			lim.Depth = 2*n + 1
+			i++
+		case "infinite":
+			lim.Infinite = true
+		case "ponder":
+			lim.Ponder = true
+		case "searchmoves":
+			for i+1 < len(args) {
+				m, err := s.pos.ParseUCIMove(args[i+1])
+				if err != nil {
+					break
+				}
+				lim.Moves = append(lim.Moves, m)
+				i++
+			}
+		default:
+			s.printf("info string go: unknown parameter %q\n", args[i])
+		}
+		if !ok {
+			return
+		}
+	}
+	if perft > 0 {
+		s.perft(perft)
+		return
+	}
+	pos := s.pos.Clone()
+	s.holdMu.Lock()
+	s.hold = lim.Infinite || lim.Ponder
+	s.released = make(chan struct{})
+	released := s.released
+	s.holdMu.Unlock()
+	s.busy = true
+	s.running.Add(1)
+	go func() {
+		defer s.running.Done()
+		res := s.engine.Search(pos, lim, s.printInfo)
+		// In infinite or ponder mode bestmove waits for stop or ponderhit.
+		s.holdMu.Lock()
+		hold := s.hold
+		s.holdMu.Unlock()
+		if hold {
+			<-released
+		}
+		if res.BestMove == board.NullMove {
+			s.printf("bestmove 0000\n")
+		} else if res.PonderMove != board.NullMove {
+			s.printf("bestmove %s ponder %s\n", res.BestMove, res.PonderMove)
+		} else {
+			s.printf("bestmove %s\n", res.BestMove)
+		}
+	}()
+}
+
+// release lets a held bestmove out (stop, ponderhit).
+func (s *Session) release() {
+	s.holdMu.Lock()
+	if s.hold {
+		s.hold = false
+		close(s.released)
+	}
+	s.holdMu.Unlock()
+}
+
+// Wait blocks until a running search has printed its bestmove (without
+// stopping it), then returns.
+func (s *Session) Wait() {
+	s.running.Wait()
+	s.busy = false
+}
+
+// stopSearch stops a running search and waits until its bestmove is out.
+func (s *Session) stopSearch() {
+	if !s.busy {
+		return
+	}
+	s.engine.Stop()
+	s.release()
+	s.running.Wait()
+	s.busy = false
+}
+
+func (s *Session) intArg(args []string, i int) (int, bool) {
+	if i >= len(args) {
+		s.printf("info string go: %s needs a value\n", args[i-1])
+		return 0, false
+	}
+	n, err := strconv.Atoi(args[i])
+	if err != nil || n < 0 {
+		s.printf("info string go: %s needs a non-negative whole number, got %q\n", args[i-1], args[i])
+		return 0, false
+	}
+	return n, true
+}
+
+func (s *Session) printInfo(in search.Info) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score %s", in.Depth, in.SelDepth, in.MultiPV, FormatScore(in.Score))
+	switch in.Bound {
+	case search.BoundLower:
+		b.WriteString(" lowerbound")
+	case search.BoundUpper:
+		b.WriteString(" upperbound")
+	}
+	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d pv", in.Nodes, in.NPS, in.HashFull, in.Time.Milliseconds())
+	for _, m := range in.PV {
+		b.WriteByte(' ')
+		b.WriteString(m.String())
+	}
+	b.WriteByte('\n')
+	s.printf("%s", b.String())
+}
+
+// FormatScore renders a score as UCI does: "cp N" or "mate N" (moves, negative when mated).
+func FormatScore(score int) string {
+	if score >= search.MateInMaxPly {
+		return fmt.Sprintf("mate %d", (search.MateScore-score+1)/2)
+	}
+	if score <= -search.MateInMaxPly {
+		return fmt.Sprintf("mate %d", -(search.MateScore+score)/2)
+	}
+	return fmt.Sprintf("cp %d", score)
+}
+
+func (s *Session) perft(depth int) {
+	start := time.Now()
+	var total uint64
+	for _, d := range s.pos.Divide(depth) {
+		s.printf("%s: %d\n", d.Move, d.Nodes)
+		total += d.Nodes
+	}
+	el := time.Since(start)
+	s.printf("\nNodes searched: %d\n\n", total)
+	_ = el
+}
+
+func (s *Session) bench(args []string) {
+	depth := search.DefaultBenchDepth
+	if len(args) > 0 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 || n > 64 {
+			s.printf("info string bench: depth must be a whole number from 1 to 64, got %q\n", args[0])
+			return
+		}
+		depth = n
+	}
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	r := search.Bench(depth, s.out)
+	fmt.Fprintf(s.out, "%d nodes %d nps\n", r.Nodes, r.NPS())
+	s.out.Flush()
+}
