@@ -1,79 +1,523 @@
-// Package eval is the static evaluation of chess positions.
 package eval
 
 import "chessforge/engine/board"
 
 // SEEValue holds piece values in centipawns for static exchange evaluation and
-// delta pruning, indexed by board.PieceType (pawn, knight, bishop, rook, queen,
-// king). The king's value is large so that exchanges that lose it never pay.
+// delta pruning, indexed by board.PieceType: pawn, knight, bishop, rook,
+// queen, king. They are round middlegame-ish values, not the tuned material
+// weights (which move with every tune); the king's is large so that an
+// exchange sequence that gives up the king never looks good.
 var SEEValue = [6]int{100, 320, 330, 500, 950, 20000}
 
-var mgValue = [6]int{82, 337, 365, 477, 1025, 0}
-var egValue = [6]int{94, 281, 297, 512, 936, 0}
-var phaseInc = [6]int{0, 1, 1, 2, 4, 0}
+// Constants of the non-linear parts of the evaluation (see the package doc).
+const (
+	// PhaseMax is the game phase with all pieces on the board: knights and
+	// bishops count 1, rooks 2, queens 4; the phase is capped at PhaseMax.
+	PhaseMax = 24
+	// ScaleNormal is the endgame scale factor of an ordinary position;
+	// drawish endings get less (0 for no winning chances).
+	ScaleNormal = 128
+	// KingDangerMG and KingDangerEG shape the king-danger curve: danger u
+	// (the ks_* weights dotted with their counts) costs max(u,0)²/KingDangerMG
+	// in the middlegame and max(u,0)/KingDangerEG in the endgame.
+	KingDangerMG = 720
+	KingDangerEG = 20
+	// MaxEval bounds the evaluation's magnitude; mate scores live far above.
+	MaxEval = 9999
+)
 
-// centre returns a small bonus for closeness to the centre, in [0, 6].
-func centre(s board.Square) int {
-	f, r := s.File(), s.Rank()
-	df := f - 3
-	if f >= 4 {
-		df = 4 - f
-	}
-	dr := r - 3
-	if r >= 4 {
-		dr = 4 - r
-	}
-	return 6 + df + dr // df, dr in [-3, 0]
+// evaluator holds the state of one evaluation. It lives on the caller's
+// stack; the tracer is nil on the search's path, so recording costs a
+// predictable branch and nothing else.
+type evaluator struct {
+	p  *board.Position
+	tr *Tracer
+
+	mg, eg     [2]int // linear sums per colour
+	ksMG, ksEG [2]int // king-danger units against colour c's king
+
+	occ     board.Bitboard
+	pawns   [2]board.Bitboard
+	kingSq  [2]board.Square
+	count   [2][6]int
+	pawnAtt [2]board.Bitboard
+	att     [2]board.Bitboard    // squares c attacks
+	att2    [2]board.Bitboard    // squares c attacks at least twice
+	attBy   [2][6]board.Bitboard // squares c attacks with pieces of a type
+	zone    [2]board.Bitboard    // c's king zone
+	mobArea [2]board.Bitboard    // squares where c's pieces count as mobile
+	passed  [2]board.Bitboard
+
+	zoneAttackers [2][4]int // c's knights..queens that attack the enemy king zone
+	zoneAttacks   [2]int    // c's attacks on enemy king-zone squares
 }
 
 // Evaluate returns the static evaluation of p in centipawns from the side to
-// move's point of view.
+// move's point of view. It allocates nothing. Dead draws by material score 0,
+// and |score| <= MaxEval.
 func Evaluate(p *board.Position) int {
-	if p.IsInsufficientMaterial() {
+	var e evaluator
+	v := e.evaluate(p)
+	if p.SideToMove() == board.Black {
+		return -v
+	}
+	return v
+}
+
+// add records n occurrences of feature f for colour c.
+func (e *evaluator) add(c board.Color, f, n int) {
+	w := &weights[f]
+	e.mg[c] += int(w.MG) * n
+	e.eg[c] += int(w.EG) * n
+	if e.tr != nil {
+		e.tr.lin[c][f] += int32(n)
+	}
+}
+
+// addKS records n occurrences of king-danger feature f against c's king.
+func (e *evaluator) addKS(c board.Color, f, n int) {
+	w := &weights[f]
+	e.ksMG[c] += int(w.MG) * n
+	e.ksEG[c] += int(w.EG) * n
+	if e.tr != nil {
+		e.tr.ks[c][f] += int32(n)
+	}
+}
+
+// evaluate returns the evaluation from White's point of view.
+func (e *evaluator) evaluate(p *board.Position) int {
+	e.p = p
+	if p.PiecesOfType(board.Pawn)|p.PiecesOfType(board.Rook)|p.PiecesOfType(board.Queen) == 0 && p.IsInsufficientMaterial() {
+		if e.tr != nil {
+			e.tr.draw = true
+		}
 		return 0
 	}
-	var mg, eg, phase int
+	e.setup()
 	for c := board.White; c <= board.Black; c++ {
-		sign := 1
-		if c == board.Black {
-			sign = -1
+		e.pawnStructure(c)
+	}
+	for c := board.White; c <= board.Black; c++ {
+		e.pieces(c, board.Knight)
+		e.pieces(c, board.Bishop)
+		e.pieces(c, board.Rook)
+		e.pieces(c, board.Queen)
+	}
+	for c := board.White; c <= board.Black; c++ {
+		e.kingShelter(c)
+		e.passedPawns(c)
+		e.threats(c)
+		e.kingDanger(c)
+		e.mateDrive(c)
+	}
+	e.add(p.SideToMove(), fTempo, 1)
+
+	phase := e.count[0][board.Knight] + e.count[0][board.Bishop] + e.count[1][board.Knight] + e.count[1][board.Bishop] +
+		2*(e.count[0][board.Rook]+e.count[1][board.Rook]) + 4*(e.count[0][board.Queen]+e.count[1][board.Queen])
+	if phase > PhaseMax {
+		phase = PhaseMax
+	}
+	scale := [2]int{e.scaleFor(board.White), e.scaleFor(board.Black)}
+	if e.tr != nil {
+		e.tr.phase = phase
+		e.tr.scale = scale
+	}
+
+	// One division at the end keeps the integer result the exact truncation
+	// of the rational value the coefficient vector gives (Coefs.Eval).
+	mg := int64(e.mg[0]-e.mg[1])*KingDangerMG - squarePos(e.ksMG[0]) + squarePos(e.ksMG[1])
+	eg := int64(e.eg[0]-e.eg[1])*KingDangerEG - pos(e.ksEG[0]) + pos(e.ksEG[1])
+	sc := scale[board.Black]
+	if eg > 0 {
+		sc = scale[board.White]
+	}
+	num := mg*int64(phase)*KingDangerEG*ScaleNormal + eg*KingDangerMG*int64(sc)*int64(PhaseMax-phase)
+	v := num / (KingDangerMG * KingDangerEG * ScaleNormal * PhaseMax)
+	if v > MaxEval {
+		v = MaxEval
+	} else if v < -MaxEval {
+		v = -MaxEval
+	}
+	return int(v)
+}
+
+func pos(u int) int64 {
+	if u <= 0 {
+		return 0
+	}
+	return int64(u)
+}
+
+func squarePos(u int) int64 {
+	if u <= 0 {
+		return 0
+	}
+	return int64(u) * int64(u)
+}
+
+// setup fills in the pawn and king attacks and the masks the terms share.
+func (e *evaluator) setup() {
+	p := e.p
+	e.occ = p.Occupied()
+	for c := board.White; c <= board.Black; c++ {
+		for t := board.Pawn; t <= board.Queen; t++ {
+			e.count[c][t] = p.Pieces(c, t).Count()
 		}
-		for t := board.Pawn; t <= board.King; t++ {
-			bb := p.Pieces(c, t)
-			for bb != 0 {
-				s := bb.PopLSB()
-				rel := s
-				if c == board.Black {
-					rel = s.Mirror()
+		e.pawns[c] = p.Pieces(c, board.Pawn)
+		k := p.KingSquare(c)
+		e.kingSq[c] = k
+		ahead := forward(c, e.pawns[c])
+		west, east := ahead.West(), ahead.East()
+		e.pawnAtt[c] = west | east
+		ka := board.KingAttacks(k)
+		e.attBy[c][board.Pawn] = e.pawnAtt[c]
+		e.attBy[c][board.King] = ka
+		e.att[c] = e.pawnAtt[c] | ka
+		e.att2[c] = (west & east) | (e.pawnAtt[c] & ka)
+		z := ka | board.SquareBB(k)
+		e.zone[c] = z | forward(c, z)
+	}
+	for c := board.White; c <= board.Black; c++ {
+		them := c.Other()
+		low := board.Rank2 | board.Rank3
+		if c == board.Black {
+			low = board.Rank7 | board.Rank6
+		}
+		stuck := e.pawns[c] & (forward(them, e.occ) | low)
+		e.mobArea[c] = ^(stuck | board.SquareBB(e.kingSq[c]) | e.pawnAtt[them])
+	}
+}
+
+// pawnStructure scores c's pawns: material, squares, and structure.
+func (e *evaluator) pawnStructure(c board.Color) {
+	us, them := e.pawns[c], e.pawns[c.Other()]
+	if us == 0 {
+		return
+	}
+	e.add(c, fMaterial+int(board.Pawn), e.count[c][board.Pawn])
+	for bb := us; bb != 0; {
+		s := bb.PopLSB()
+		r := relRank(c, s)
+		e.add(c, psqtIndex(board.Pawn, relSquare(c, s)), 1)
+		sb := board.SquareBB(s)
+		if adjacentFiles[s.File()]&us == 0 {
+			e.add(c, fPawnIsolated, 1)
+		} else if supportSpan[c][s]&us == 0 && forward(c, sb)&e.pawnAtt[c.Other()] != 0 {
+			e.add(c, fPawnBackward, 1)
+		}
+		if forwardFile[c][s]&us != 0 {
+			e.add(c, fPawnDoubled, 1)
+		}
+		if board.PawnAttacks(c.Other(), s)&us != 0 || (sb.East()|sb.West())&us != 0 {
+			e.add(c, fPawnConnected+r, 1)
+		}
+		if passedMask[c][s]&them == 0 && forwardFile[c][s]&us == 0 {
+			e.passed[c] |= sb
+			e.add(c, fPassedRank+r, 1)
+		}
+	}
+}
+
+// mobOffset is where each piece type's mobility table starts.
+var mobOffset = [6]int{board.Knight: fMobKnight, board.Bishop: fMobBishop, board.Rook: fMobRook, board.Queen: fMobQueen}
+
+// pieces scores c's pieces of type t (knight..queen): material, squares,
+// mobility, and the type's own terms; it also gathers their attacks.
+func (e *evaluator) pieces(c board.Color, t board.PieceType) {
+	bb := e.p.Pieces(c, t)
+	if bb == 0 {
+		return
+	}
+	them := c.Other()
+	e.add(c, fMaterial+int(t), e.count[c][t])
+	if t == board.Bishop && e.count[c][t] >= 2 {
+		e.add(c, fBishopPair, 1)
+	}
+	for bb != 0 {
+		s := bb.PopLSB()
+		e.add(c, psqtIndex(t, relSquare(c, s)), 1)
+		var a board.Bitboard
+		switch t {
+		case board.Knight:
+			a = board.KnightAttacks(s)
+		case board.Bishop:
+			a = board.BishopAttacks(s, e.occ)
+		case board.Rook:
+			a = board.RookAttacks(s, e.occ)
+		default:
+			a = board.QueenAttacks(s, e.occ)
+		}
+		e.att2[c] |= e.att[c] & a
+		e.att[c] |= a
+		e.attBy[c][t] |= a
+		e.add(c, mobOffset[t]+(a&e.mobArea[c]).Count(), 1)
+		if z := a & e.zone[them]; z != 0 {
+			e.zoneAttackers[c][t-1]++
+			e.zoneAttacks[c] += z.Count()
+		}
+
+		switch t {
+		case board.Knight, board.Bishop:
+			if r := relRank(c, s); r >= 3 && r <= 5 && e.pawnAtt[c].Has(s) && attackSpan[c][s]&e.pawns[them] == 0 {
+				if t == board.Knight {
+					e.add(c, fKnightOutpost, 1)
+				} else {
+					e.add(c, fBishopOutpost, 1)
 				}
-				phase += phaseInc[t]
-				m, e := mgValue[t], egValue[t]
-				cb := centre(rel)
-				switch t {
-				case board.Pawn:
-					m += 4*rel.Rank() + cb
-					e += 8 * rel.Rank()
-				case board.Knight, board.Bishop:
-					m += 4 * cb
-					e += 3 * cb
-				case board.Queen:
-					m += cb
-					e += 2 * cb
-				case board.King:
-					m -= 6 * rel.Rank()
-					e += 5 * cb
+			}
+			if t == board.Bishop {
+				colour := board.LightSquares
+				if board.DarkSquares.Has(s) {
+					colour = board.DarkSquares
 				}
-				mg += sign * m
-				eg += sign * e
+				if n := (e.pawns[c] & colour).Count(); n > 0 {
+					e.add(c, fBishopPawns, n)
+				}
+			}
+		case board.Rook:
+			file := board.FileMask(s.File())
+			if (e.pawns[c]|e.pawns[them])&file == 0 {
+				e.add(c, fRookOpen, 1)
+			} else if e.pawns[c]&file == 0 {
+				e.add(c, fRookSemiOpen, 1)
+			}
+			if relRank(c, s) == 6 {
+				seventh := board.RankMask(s.Rank())
+				if relRank(c, e.kingSq[them]) == 7 || e.pawns[them]&seventh != 0 {
+					e.add(c, fRookSeventh, 1)
+				}
 			}
 		}
 	}
-	if phase > 24 {
-		phase = 24
+}
+
+// kingShelter scores c's king square and the pawns on the three files
+// around it (clamped to b..g): own shelter, enemy storm, open files.
+func (e *evaluator) kingShelter(c board.Color) {
+	them := c.Other()
+	k := e.kingSq[c]
+	e.add(c, psqtIndex(board.King, relSquare(c, k)), 1)
+	kf := k.File()
+	if kf < 1 {
+		kf = 1
+	} else if kf > 6 {
+		kf = 6
 	}
-	v := (mg*phase + eg*(24-phase)) / 24
-	if p.SideToMove() == board.Black {
-		v = -v
+	front := forwardRanks[c][relRank(c, k)]
+	for f := kf - 1; f <= kf+1; f++ {
+		file := board.FileMask(f)
+		class := f
+		if class > 3 {
+			class = 7 - f
+		}
+		r := 0
+		if own := e.pawns[c] & file & front; own != 0 {
+			r = relRank(c, nearest(c, own))
+		}
+		e.add(c, fKingShelter+class*8+r, 1)
+		r = 0
+		if storm := e.pawns[them] & file & front; storm != 0 {
+			r = relRank(c, nearest(c, storm))
+		}
+		e.add(c, fKingStorm+class*8+r, 1)
+		if (e.pawns[c]|e.pawns[them])&file == 0 {
+			e.add(c, fKingOpenFile, 1)
+		}
 	}
-	return v
+}
+
+// nearest returns the square of b nearest to c's first rank.
+func nearest(c board.Color, b board.Bitboard) board.Square {
+	if c == board.White {
+		return b.LSB()
+	}
+	return b.MSB()
+}
+
+// passedPawns scores c's passed pawns by their path and the kings' distances.
+func (e *evaluator) passedPawns(c board.Color) {
+	them := c.Other()
+	loneKing := e.count[them][board.Knight]+e.count[them][board.Bishop]+e.count[them][board.Rook]+e.count[them][board.Queen] == 0
+	for bb := e.passed[c]; bb != 0; {
+		s := bb.PopLSB()
+		r := relRank(c, s)
+		stop := s + 8
+		if c == board.Black {
+			stop = s - 8
+		}
+		e.add(c, fPassedKingOwn+r, distance(e.kingSq[c], stop))
+		e.add(c, fPassedKingEnemy+r, distance(e.kingSq[them], stop))
+		path := forwardFile[c][s]
+		if path&e.occ == 0 && path&e.att[them] == 0 {
+			e.add(c, fPassedFree+r, 1)
+		}
+		if loneKing && path&e.occ == 0 {
+			promo := board.MakeSquare(s.File(), 7)
+			if c == board.Black {
+				promo = board.MakeSquare(s.File(), 0)
+			}
+			pawnDist := 7 - r
+			if r == 1 {
+				pawnDist = 5
+			}
+			kingDist := distance(e.kingSq[them], promo)
+			if e.p.SideToMove() == them {
+				kingDist--
+			}
+			if kingDist > pawnDist {
+				e.add(c, fPassedUnstopable, 1)
+			}
+		}
+	}
+}
+
+// threats scores c's attacks on the enemy's pieces.
+func (e *evaluator) threats(c board.Color) {
+	p := e.p
+	them := c.Other()
+	enemies := p.Occupancy(them) &^ board.SquareBB(e.kingSq[them])
+	pieces := enemies &^ e.pawns[them]
+	if n := (e.pawnAtt[c] & pieces).Count(); n > 0 {
+		e.add(c, fThreatPawn, n)
+	}
+	push := forward(c, e.pawns[c]) &^ e.occ
+	third := board.Rank3
+	if c == board.Black {
+		third = board.Rank6
+	}
+	push |= forward(c, push&third) &^ e.occ
+	push &= ^e.pawnAtt[them] & (e.att[c] | ^e.att[them])
+	if n := (board.PawnAttacksBB(c, push) & pieces).Count(); n > 0 {
+		e.add(c, fThreatPawnPush, n)
+	}
+	loose := enemies &^ e.pawnAtt[them] // not defended by a pawn
+	minors := e.attBy[c][board.Knight] | e.attBy[c][board.Bishop]
+	rooks := e.attBy[c][board.Rook]
+	for t := board.Pawn; t <= board.Queen; t++ {
+		victims := p.Pieces(them, t)
+		if victims == 0 {
+			continue
+		}
+		mt, rt := victims&loose, victims&loose
+		if t >= board.Rook {
+			mt = victims
+		}
+		if t == board.Queen {
+			rt = victims
+		}
+		if n := (minors & mt).Count(); n > 0 {
+			e.add(c, fThreatMinor+int(t), n)
+		}
+		if n := (rooks & rt).Count(); n > 0 {
+			e.add(c, fThreatRook+int(t), n)
+		}
+	}
+	if n := (enemies & e.att[c] &^ e.att[them]).Count(); n > 0 {
+		e.add(c, fHanging, n)
+	}
+}
+
+// kingDanger gathers the danger to c's king into the king-danger units, once
+// at least two enemy pieces (or one with a queen on the board) attack its zone.
+func (e *evaluator) kingDanger(c board.Color) {
+	p := e.p
+	them := c.Other()
+	za := &e.zoneAttackers[them]
+	attackers := za[0] + za[1] + za[2] + za[3]
+	queens := e.count[them][board.Queen]
+	if attackers == 0 || (attackers == 1 && queens == 0) {
+		return
+	}
+	k := e.kingSq[c]
+	weak := e.att[them] &^ e.att2[c] & (^e.att[c] | e.attBy[c][board.Queen] | e.attBy[c][board.King])
+	safe := ^p.Occupancy(them) & (^e.att[c] | (weak & e.att2[them]))
+	bishopRays := board.BishopAttacks(k, e.occ)
+	rookRays := board.RookAttacks(k, e.occ)
+	checks := [4]board.Bitboard{
+		board.KnightAttacks(k) & e.attBy[them][board.Knight],
+		bishopRays & e.attBy[them][board.Bishop],
+		rookRays & e.attBy[them][board.Rook],
+		(bishopRays | rookRays) & e.attBy[them][board.Queen],
+	}
+	for i := 0; i < 4; i++ {
+		if za[i] > 0 {
+			e.addKS(c, fKSAttackers+i, za[i])
+		}
+		if n := (checks[i] & safe).Count(); n > 0 {
+			e.addKS(c, fKSSafeChecks+i, n)
+		}
+	}
+	e.addKS(c, fKSZoneAttacks, e.zoneAttacks[them])
+	if n := (weak & e.zone[c]).Count(); n > 0 {
+		e.addKS(c, fKSWeakSquares, n)
+	}
+	if queens == 0 {
+		e.addKS(c, fKSNoQueen, 1)
+	}
+	e.addKS(c, fKSBase, 1)
+}
+
+// mateDrive pushes a lone enemy king to the edge (to the right corner in
+// KBNK) and brings c's king closer, when c has no pawns and can force mate.
+func (e *evaluator) mateDrive(c board.Color) {
+	them := c.Other()
+	if e.p.Occupancy(them) != board.SquareBB(e.kingSq[them]) || e.pawns[c] != 0 {
+		return
+	}
+	n := &e.count[c]
+	bishops := e.p.Pieces(c, board.Bishop)
+	bothColours := bishops&board.DarkSquares != 0 && bishops&board.LightSquares != 0
+	if n[board.Queen] == 0 && n[board.Rook] == 0 && !(n[board.Bishop] > 0 && n[board.Knight] > 0) && !bothColours {
+		return
+	}
+	wk := e.kingSq[them]
+	e.add(c, fMateEdge, centreDistance(wk))
+	e.add(c, fMateKings, 7-distance(e.kingSq[c], wk))
+	if n[board.Queen] == 0 && n[board.Rook] == 0 && n[board.Bishop] == 1 && n[board.Knight] == 1 {
+		a, b := board.A1, board.H8
+		if bishops&board.LightSquares != 0 {
+			a, b = board.H1, board.A8
+		}
+		d := distance(wk, a)
+		if d2 := distance(wk, b); d2 < d {
+			d = d2
+		}
+		e.add(c, fMateBNCorner, 7-d)
+	}
+}
+
+// scaleFor returns the endgame scale (of ScaleNormal) that applies when the
+// endgame score favours c: drawish material gets less.
+func (e *evaluator) scaleFor(c board.Color) int {
+	w := c.Other()
+	npm := func(x board.Color) int {
+		n := &e.count[x]
+		return 3*(n[board.Knight]+n[board.Bishop]) + 5*n[board.Rook] + 9*n[board.Queen]
+	}
+	strong, weak := npm(c), npm(w)
+	if e.pawns[c] == 0 {
+		if strong-weak <= 3 {
+			if strong < 5 {
+				return 0 // a minor piece, or nothing, cannot win
+			}
+			if weak <= 3 {
+				return 16
+			}
+			return 56
+		}
+		if strong == 6 && e.count[c][board.Knight] == 2 && weak == 0 && e.pawns[w] == 0 {
+			return 8 // two knights cannot force mate
+		}
+	}
+	if e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1 {
+		b1 := e.p.Pieces(c, board.Bishop)
+		b2 := e.p.Pieces(w, board.Bishop)
+		if (b1&board.DarkSquares != 0) != (b2&board.DarkSquares != 0) {
+			if strong == 3 && weak == 3 {
+				return 64 // opposite-coloured bishops alone
+			}
+			return 108
+		}
+	}
+	return ScaleNormal
 }

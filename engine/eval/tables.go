@@ -1,0 +1,103 @@
+package eval
+
+import "chessforge/engine/board"
+
+// Masks built once at start-up, indexed by colour and square.
+var (
+	adjacentFiles [8]board.Bitboard     // the files beside file f
+	forwardFile   [2][64]board.Bitboard // squares ahead of s on its file, from c's side
+	passedMask    [2][64]board.Bitboard // squares ahead of s on its file and the adjacent ones
+	attackSpan    [2][64]board.Bitboard // squares ahead of s on the adjacent files
+	supportSpan   [2][64]board.Bitboard // squares on the adjacent files level with or behind s
+	forwardRanks  [2][8]board.Bitboard  // the ranks from relative rank r up to the last
+)
+
+func init() {
+	for f := 0; f < 8; f++ {
+		if f > 0 {
+			adjacentFiles[f] |= board.FileMask(f - 1)
+		}
+		if f < 7 {
+			adjacentFiles[f] |= board.FileMask(f + 1)
+		}
+	}
+	for r := 0; r < 8; r++ {
+		for q := r; q < 8; q++ {
+			forwardRanks[board.White][r] |= board.RankMask(q)
+			forwardRanks[board.Black][r] |= board.RankMask(7 - q)
+		}
+	}
+	for s := board.Square(0); s < 64; s++ {
+		f, r := s.File(), s.Rank()
+		for c := board.White; c <= board.Black; c++ {
+			rr := r
+			if c == board.Black {
+				rr = 7 - r
+			}
+			var ahead, level board.Bitboard
+			if rr < 7 {
+				ahead = forwardRanks[c][rr+1]
+			}
+			level = ^ahead
+			forwardFile[c][s] = ahead & board.FileMask(f)
+			attackSpan[c][s] = ahead & adjacentFiles[f]
+			passedMask[c][s] = forwardFile[c][s] | attackSpan[c][s]
+			supportSpan[c][s] = level & adjacentFiles[f]
+		}
+	}
+}
+
+// relRank returns the rank of s from c's side: 0 is c's first rank.
+func relRank(c board.Color, s board.Square) int {
+	if c == board.White {
+		return s.Rank()
+	}
+	return 7 - s.Rank()
+}
+
+// relSquare returns s from c's side: White's squares as they are, Black's
+// mirrored.
+func relSquare(c board.Color, s board.Square) board.Square {
+	if c == board.White {
+		return s
+	}
+	return s ^ 56
+}
+
+// distance is the king distance between two squares.
+func distance(a, b board.Square) int {
+	df := a.File() - b.File()
+	if df < 0 {
+		df = -df
+	}
+	dr := a.Rank() - b.Rank()
+	if dr < 0 {
+		dr = -dr
+	}
+	if df > dr {
+		return df
+	}
+	return dr
+}
+
+// centreDistance is 0 on the four centre squares and 6 in the corners.
+func centreDistance(s board.Square) int {
+	f, r := s.File(), s.Rank()
+	df := 3 - f
+	if f > 3 {
+		df = f - 4
+	}
+	dr := 3 - r
+	if r > 3 {
+		dr = r - 4
+	}
+	return df + dr
+}
+
+// forward shifts a set one rank towards c's far side.
+func forward(c board.Color, b board.Bitboard) board.Bitboard {
+	if c == board.White {
+		return b.North()
+	}
+	return b.South()
+}
