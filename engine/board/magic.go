@@ -68,11 +68,13 @@ func (x *xorshift64star) sparse() uint64 { return x.next() & x.next() & x.next()
 
 func initMagics() {
 	rng := xorshift64star(728)
-	initSlider(&rookMagics, rookTable[:], rookDirs, &rng)
-	initSlider(&bishopMagics, bishopTable[:], bishopDirs, &rng)
+	initSlider(&rookMagics, rookTable[:], rookDirs, &rookMagicNumbers, &rng)
+	initSlider(&bishopMagics, bishopTable[:], bishopDirs, &bishopMagicNumbers, &rng)
 }
 
-func initSlider(magics *[64]magic, table []Bitboard, dirs [4][2]int, rng *xorshift64star) {
+// initSlider builds the attack tables of one slider. For each square it tries
+// the known multiplier first, then searches with rng.
+func initSlider(magics *[64]magic, table []Bitboard, dirs [4][2]int, known *[64]uint64, rng *xorshift64star) {
 	var occs, refs [4096]Bitboard
 	var epoch [4096]int
 	cnt := 0
@@ -98,8 +100,12 @@ func initSlider(magics *[64]magic, table []Bitboard, dirs [4][2]int, rng *xorshi
 				break
 			}
 		}
-		for {
-			m.magic = rng.sparse()
+		for try := 0; ; try++ {
+			if try == 0 && known[s] != 0 {
+				m.magic = known[s]
+			} else {
+				m.magic = rng.sparse()
+			}
 			if Bitboard((uint64(m.mask)*m.magic)>>56).Count() < 6 {
 				continue
 			}
