@@ -14,8 +14,9 @@ const (
 	// PhaseMax is the game phase with all pieces on the board: knights and
 	// bishops count 1, rooks 2, queens 4; the phase is capped at PhaseMax.
 	PhaseMax = 24
-	// ScaleNormal is the endgame scale factor of an ordinary position;
-	// drawish endings get less (0 for no winning chances).
+	// ScaleNormal is the scale factor of an ordinary position; drawish
+	// endings get less (0 for no winning chances). The scale multiplies the
+	// tapered score.
 	ScaleNormal = 128
 	// KingDangerMG and KingDangerEG shape the king-danger curve: danger u
 	// (the ks_* weights dotted with their counts) costs max(u,0)²/KingDangerMG
@@ -127,12 +128,12 @@ func (e *evaluator) evaluate(p *board.Position) int {
 	// of the rational value the coefficient vector gives (Coefs.Eval).
 	mg := int64(e.mg[0]-e.mg[1])*KingDangerMG - squarePos(e.ksMG[0]) + squarePos(e.ksMG[1])
 	eg := int64(e.eg[0]-e.eg[1])*KingDangerEG - pos(e.ksEG[0]) + pos(e.ksEG[1])
+	tapered := mg*int64(phase)*KingDangerEG + eg*KingDangerMG*int64(PhaseMax-phase)
 	sc := scale[board.Black]
-	if eg > 0 {
+	if tapered > 0 {
 		sc = scale[board.White]
 	}
-	num := mg*int64(phase)*KingDangerEG*ScaleNormal + eg*KingDangerMG*int64(sc)*int64(PhaseMax-phase)
-	v := num / (KingDangerMG * KingDangerEG * ScaleNormal * PhaseMax)
+	v := tapered * int64(sc) / (KingDangerMG * KingDangerEG * PhaseMax * ScaleNormal)
 	if v > MaxEval {
 		v = MaxEval
 	} else if v < -MaxEval {
@@ -486,8 +487,8 @@ func (e *evaluator) mateDrive(c board.Color) {
 	}
 }
 
-// scaleFor returns the endgame scale (of ScaleNormal) that applies when the
-// endgame score favours c: drawish material gets less.
+// scaleFor returns the scale (of ScaleNormal) that applies when the
+// tapered score favours c: drawish material gets less.
 func (e *evaluator) scaleFor(c board.Color) int {
 	w := c.Other()
 	npm := func(x board.Color) int {

@@ -33,9 +33,9 @@ type Coefs struct {
 	Safety [2][]Coef
 	// Phase is the game phase, 0 (pawns and kings) to PhaseMax.
 	Phase int
-	// Scale is the endgame scale, of ScaleNormal, applied when the endgame
-	// score favours White [0] or Black [1]. It depends on the material only,
-	// so a tuner treats it as a constant of the position.
+	// Scale is the drawishness scale, of ScaleNormal, that multiplies the
+	// tapered score when it favours White [0] or Black [1]. It depends on
+	// the material only, so a tuner treats it as a constant of the position.
 	Scale [2]int
 	// Draw is set for dead draws: the evaluation is 0 whatever the weights.
 	Draw bool
@@ -98,12 +98,17 @@ func fPos(u float64) float64 {
 
 func sqPos(u float64) float64 { return fPos(u) * fPos(u) }
 
-// scaleOf returns the endgame scale that applies to endgame score eg.
-func (c *Coefs) scaleOf(eg float64) float64 {
-	if eg > 0 {
-		return float64(c.Scale[0])
+// scaleOf returns the scale that applies to tapered score v.
+func (c *Coefs) scaleOf(v float64) float64 {
+	if v > 0 {
+		return float64(c.Scale[0]) / ScaleNormal
 	}
-	return float64(c.Scale[1])
+	return float64(c.Scale[1]) / ScaleNormal
+}
+
+// tapered blends the midgame and endgame parts by the phase.
+func (c *Coefs) tapered(mg, eg float64) float64 {
+	return (mg*float64(c.Phase) + eg*float64(PhaseMax-c.Phase)) / PhaseMax
 }
 
 // Eval returns the evaluation from White's side under weights w (length
@@ -111,17 +116,20 @@ func (c *Coefs) scaleOf(eg float64) float64 {
 //
 //	mg = Σ Linear·w_mg − (max(u_mg[White],0)² − max(u_mg[Black],0)²) / KingDangerMG
 //	eg = Σ Linear·w_eg − (max(u_eg[White],0) − max(u_eg[Black],0)) / KingDangerEG
-//	v  = (mg·Phase + eg·Scale/ScaleNormal·(PhaseMax−Phase)) / PhaseMax
+//	t  = (mg·Phase + eg·(PhaseMax−Phase)) / PhaseMax
+//	v  = t · Scale / ScaleNormal
 //
-// with u[s] = Safety[s]·w, Scale chosen by the sign of eg, v clamped to
-// ±MaxEval, and 0 for a Draw. With the compiled-in weights, Evaluate is
-// this value truncated toward zero (and negated for Black to move).
+// with u[s] = Safety[s]·w (u_mg from the midgame weights, u_eg from the
+// endgame ones), Scale[0] if t > 0 else Scale[1], v clamped to ±MaxEval,
+// and 0 for a Draw. With the compiled-in weights, Evaluate is this value
+// truncated toward zero (and negated for Black to move).
 func (c *Coefs) Eval(w []float64) float64 {
 	if c.Draw {
 		return 0
 	}
 	mg, eg, _, _ := c.parts(w)
-	v := (mg*float64(c.Phase) + eg*c.scaleOf(eg)/ScaleNormal*float64(PhaseMax-c.Phase)) / PhaseMax
+	t := c.tapered(mg, eg)
+	v := t * c.scaleOf(t)
 	if v > MaxEval {
 		return MaxEval
 	} else if v < -MaxEval {
@@ -131,19 +139,20 @@ func (c *Coefs) Eval(w []float64) float64 {
 }
 
 // Gradient adds d times the gradient of Eval at w to grad (both of length
-// NumParams). The endgame scale is held constant, as it is a property of
+// NumParams). The scale is held constant, as it is a property of
 // the material; a clamped or drawn value has zero gradient.
 func (c *Coefs) Gradient(w []float64, d float64, grad []float64) {
 	if c.Draw {
 		return
 	}
 	mg, eg, umg, ueg := c.parts(w)
-	v := (mg*float64(c.Phase) + eg*c.scaleOf(eg)/ScaleNormal*float64(PhaseMax-c.Phase)) / PhaseMax
-	if v > MaxEval || v < -MaxEval {
+	tp := c.tapered(mg, eg)
+	sc := c.scaleOf(tp)
+	if v := tp * sc; v > MaxEval || v < -MaxEval {
 		return
 	}
-	a := d * float64(c.Phase) / PhaseMax
-	b := d * c.scaleOf(eg) / ScaleNormal * float64(PhaseMax-c.Phase) / PhaseMax
+	a := d * sc * float64(c.Phase) / PhaseMax
+	b := d * sc * float64(PhaseMax-c.Phase) / PhaseMax
 	for _, t := range c.Linear {
 		n := float64(t.N)
 		grad[t.Index] += a * n
