@@ -65,7 +65,7 @@ var sanPattern = regexp.MustCompile(`^(O-O|O-O-O|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]
 // position are all different and well formed, with the capture mark on captures only, over random playouts.
 func TestSANIsUniqueAlongPlayouts(t *testing.T) {
 	var list MoveList
-	for _, pl := range randomPlayouts(t, 8, 10, 150) {
+	for _, pl := range randomPlayouts(t, 8, 6, 120) {
 		pl.replay(t, func(p *Position) {
 			p.GenerateLegal(&list)
 			seen := map[string]Move{}
