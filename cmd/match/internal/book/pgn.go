@@ -12,9 +12,33 @@ import (
 // ReadPGN reads the mainline of every game in a PGN file as an opening: the
 // moves in Standard Algebraic Notation from the start (or from the position of
 // a FEN tag). Comments, variations, NAGs and move numbers are skipped. A game
-// with neither moves nor a FEN tag is ignored. name labels errors and
-// openings.
+// with neither moves nor a FEN tag is ignored, and a game that is already
+// over is an error. name labels errors and openings.
 func ReadPGN(r io.Reader, name string) ([]Opening, error) {
+	games, err := ParsePGN(r, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Opening, len(games))
+	for i, g := range games {
+		out[i] = Opening{FEN: g.Tags["FEN"], Moves: g.Moves, Name: fmt.Sprintf("%s:%d", name, g.Line)}
+		if _, err := out[i].Position(); err != nil {
+			return nil, fmt.Errorf("%s:%d: game %d: %w", name, g.Line, i+1, err)
+		}
+	}
+	return out, nil
+}
+
+// Game is one game of a PGN file: its tags and its mainline in UCI notation.
+type Game struct {
+	Tags  map[string]string
+	Moves []string
+	Line  int // where the game starts in the file
+}
+
+// ParsePGN reads every game of a PGN file, checking that each mainline move
+// is legal. Unlike ReadPGN it accepts finished games.
+func ParsePGN(r io.Reader, name string) ([]Game, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -29,9 +53,9 @@ type pgnParser struct {
 	name string
 	line int
 
-	out     []Opening
+	out     []Game
 	game    int // games started so far
-	fen     string
+	tags    map[string]string
 	pos     *board.Position
 	moves   []string
 	started bool // a tag or a move of the current game has been seen
@@ -42,7 +66,7 @@ func (p *pgnParser) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s:%d: game %d: %s", p.name, p.line, p.game, fmt.Sprintf(format, args...))
 }
 
-func (p *pgnParser) parse() ([]Opening, error) {
+func (p *pgnParser) parse() ([]Game, error) {
 	depth := 0 // variation nesting
 	for p.i < len(p.src) {
 		c := p.src[p.i]
@@ -134,12 +158,14 @@ func (p *pgnParser) tag() error {
 	if len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' {
 		return p.errorf("tag %s: value must be quoted", key)
 	}
+	value = strings.ReplaceAll(value[1:len(value)-1], `\"`, `"`)
+	value = strings.ReplaceAll(value, `\\`, `\`)
+	p.tags[key] = value
 	if key == "FEN" {
 		if len(p.moves) > 0 {
 			return p.errorf("FEN tag after the moves")
 		}
-		p.fen = strings.ReplaceAll(value[1:len(value)-1], `\"`, `"`)
-		pos, err := board.ParseFEN(p.fen)
+		pos, err := board.ParseFEN(value)
 		if err != nil {
 			return p.errorf("FEN tag: %v", err)
 		}
@@ -151,19 +177,15 @@ func (p *pgnParser) tag() error {
 func (p *pgnParser) begin() {
 	p.game++
 	p.started = true
-	p.fen = ""
+	p.tags = map[string]string{}
 	p.pos = board.NewPosition()
 	p.moves = nil
 	p.start = p.line
 }
 
 func (p *pgnParser) finish() error {
-	if p.started && (len(p.moves) > 0 || p.fen != "") {
-		o := Opening{FEN: p.fen, Moves: p.moves, Name: fmt.Sprintf("%s:%d", p.name, p.start)}
-		if _, err := o.Position(); err != nil {
-			return fmt.Errorf("%s:%d: game %d: %w", p.name, p.start, p.game, err)
-		}
-		p.out = append(p.out, o)
+	if p.started && (len(p.moves) > 0 || p.tags["FEN"] != "") {
+		p.out = append(p.out, Game{Tags: p.tags, Moves: p.moves, Line: p.start})
 	}
 	p.started = false
 	return nil

@@ -38,8 +38,12 @@ type Estimate struct {
 }
 
 // Margin returns half the width of the 95% interval, the C of "E ± C".
-// It is NaN when no games were played and +Inf when an end is infinite.
+// It is NaN when no games were played and +Inf when an end of the interval
+// is infinite (a perfect or a zero score).
 func (e Estimate) Margin() float64 {
+	if math.IsInf(e.Hi, 0) || math.IsInf(e.Lo, 0) {
+		return math.Inf(1)
+	}
 	return (e.Hi - e.Lo) / 2
 }
 

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"chessforge/cmd/match/internal/stats"
+	"chessforge/cmd/match/internal/uci"
+)
+
+// tcKind says how a search is limited.
+type tcKind int
+
+const (
+	tcNodes tcKind = iota
+	tcDepth
+	tcMovetime
+	tcClock
+)
+
+// TimeControl limits each search: a node count, a depth, a fixed time per
+// move, or a clock with a base time and an increment per move.
+type TimeControl struct {
+	Kind     tcKind
+	N        int64         // nodes or depth
+	Movetime time.Duration // fixed time per move
+	Base     time.Duration // clock: time for the game
+	Inc      time.Duration // clock: added after each move
+}
+
+// parseTC reads nodes=N, depth=N, movetime=MS or clock=SECONDS+INC.
+func parseTC(s string) (TimeControl, error) {
+	key, val, ok := strings.Cut(s, "=")
+	if !ok {
+		return TimeControl{}, fmt.Errorf("time control %q: want nodes=N, depth=N, movetime=MS or clock=SECONDS+INC", s)
+	}
+	switch key {
+	case "nodes", "depth":
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || n <= 0 {
+			return TimeControl{}, fmt.Errorf("time control %q: %s must be a positive integer", s, key)
+		}
+		if key == "depth" {
+			return TimeControl{Kind: tcDepth, N: n}, nil
+		}
+		return TimeControl{Kind: tcNodes, N: n}, nil
+	case "movetime":
+		ms, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || ms <= 0 {
+			return TimeControl{}, fmt.Errorf("time control %q: movetime must be a positive number of milliseconds", s)
+		}
+		return TimeControl{Kind: tcMovetime, Movetime: time.Duration(ms) * time.Millisecond}, nil
+	case "clock":
+		baseS, incS, _ := strings.Cut(val, "+")
+		base, err := parseSeconds(baseS)
+		if err != nil || base <= 0 {
+			return TimeControl{}, fmt.Errorf("time control %q: clock base must be a positive number of seconds", s)
+		}
+		var inc time.Duration
+		if incS != "" {
+			if inc, err = parseSeconds(incS); err != nil || inc < 0 {
+				return TimeControl{}, fmt.Errorf("time control %q: clock increment must be a non-negative number of seconds", s)
+			}
+		}
+		return TimeControl{Kind: tcClock, Base: base, Inc: inc}, nil
+	}
+	return TimeControl{}, fmt.Errorf("time control %q: unknown kind %q (want nodes, depth, movetime or clock)", s, key)
+}
+
+func parseSeconds(s string) (time.Duration, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}
+
+func (tc TimeControl) String() string {
+	switch tc.Kind {
+	case tcNodes:
+		return fmt.Sprintf("nodes=%d", tc.N)
+	case tcDepth:
+		return fmt.Sprintf("depth=%d", tc.N)
+	case tcMovetime:
+		return fmt.Sprintf("movetime=%d", tc.Movetime.Milliseconds())
+	}
+	return fmt.Sprintf("clock=%g+%g", tc.Base.Seconds(), tc.Inc.Seconds())
+}
+
+// pgnTag returns the PGN TimeControl tag value: "base+inc" in seconds for a
+// clock, "-" otherwise (the PGN standard has no notation for node or depth
+// limits; the Event tag names them).
+func (tc TimeControl) pgnTag() string {
+	if tc.Kind == tcClock {
+		return fmt.Sprintf("%g+%g", tc.Base.Seconds(), tc.Inc.Seconds())
+	}
+	return "-"
+}
+
+// parseSPRT reads elo0=E0,elo1=E1,alpha=A,beta=B; omitted keys take the
+// defaults elo0=0, elo1=5, alpha=0.05, beta=0.05.
+func parseSPRT(s string) (stats.SPRT, error) {
+	t := stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return t, fmt.Errorf("-sprt %q: %q is not key=value", s, kv)
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return t, fmt.Errorf("-sprt %q: %s: %v", s, k, err)
+		}
+		switch k {
+		case "elo0":
+			t.Elo0 = f
+		case "elo1":
+			t.Elo1 = f
+		case "alpha":
+			t.Alpha = f
+		case "beta":
+			t.Beta = f
+		default:
+			return t, fmt.Errorf("-sprt %q: unknown key %q (want elo0, elo1, alpha, beta)", s, k)
+		}
+	}
+	if err := t.Validate(); err != nil {
+		return t, fmt.Errorf("-sprt %q: %w", s, err)
+	}
+	return t, nil
+}
+
+// ResignRule adjudicates a loss when, for Moves moves of each side in a row,
+// both engines agree that one side is behind by at least Score centipawns.
+type ResignRule struct {
+	Score int
+	Moves int
+}
+
+// DrawRule adjudicates a draw when, from ply MinPly on, both engines report a
+// score within ±Score centipawns for Moves moves of each side in a row.
+type DrawRule struct {
+	Score  int
+	Moves  int
+	MinPly int
+}
+
+func parseInts(flagName, s string, n int) ([]int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != n {
+		return nil, fmt.Errorf("-%s %q: want %d comma-separated integers", flagName, s, n)
+	}
+	out := make([]int, n)
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("-%s %q: %q is not a non-negative integer", flagName, s, p)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func parseResign(s string) (*ResignRule, error) {
+	v, err := parseInts("resign", s, 2)
+	if err != nil {
+		return nil, err
+	}
+	if v[0] == 0 || v[1] == 0 {
+		return nil, fmt.Errorf("-resign %q: score and moves must be positive", s)
+	}
+	return &ResignRule{Score: v[0], Moves: v[1]}, nil
+}
+
+func parseDraw(s string) (*DrawRule, error) {
+	v, err := parseInts("draw", s, 3)
+	if err != nil {
+		return nil, err
+	}
+	if v[1] == 0 {
+		return nil, fmt.Errorf("-draw %q: moves must be positive", s)
+	}
+	return &DrawRule{Score: v[0], Moves: v[1], MinPly: v[2]}, nil
+}
+
+// parseOption reads Name=Value. The name may contain spaces ("Skill Level=3").
+func parseOption(s string) (uci.Option, error) {
+	name, value, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return uci.Option{}, fmt.Errorf("option %q: want Name=Value", s)
+	}
+	return uci.Option{Name: name, Value: strings.TrimSpace(value)}, nil
+}
+
+// optionList is a repeatable flag of UCI options.
+type optionList []uci.Option
+
+func (l *optionList) String() string {
+	parts := make([]string, len(*l))
+	for i, o := range *l {
+		parts[i] = o.Name + "=" + o.Value
+	}
+	return strings.Join(parts, " ")
+}
+
+func (l *optionList) Set(s string) error {
+	o, err := parseOption(s)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, o)
+	return nil
+}
+
+// splitCommand splits an engine command line into words on spaces. Single
+// quotes keep everything literally, double quotes allow \" and \\ inside, and
+// a backslash outside quotes escapes the next character.
+func splitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("command %q: unterminated single quote", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("command %q: unterminated double quote", s)
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("empty engine command")
+	}
+	return words, nil
+}

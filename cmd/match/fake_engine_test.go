@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"chessforge/engine/board"
+)
+
+// The test binary doubles as a fake UCI engine: with fakeEnv set, TestMain
+// runs the engine described by the arguments instead of the tests, so that a
+// match can start it as "<test binary> MODE [N]".
+const fakeEnv = "CHESSFORGE_MATCH_FAKE_ENGINE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) == "1" {
+		os.Exit(fakeEngine(os.Args[1:], os.Stdin, os.Stdout))
+	}
+	os.Setenv(fakeEnv, "1") // inherited by the engines the tests start
+	os.Exit(m.Run())
+}
+
+// fake returns the command line of a fake engine.
+func fake(t *testing.T, words ...string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{exe}, words...)
+}
+
+// fakeEngine plays random legal moves, seeded by the position so that games
+// replay exactly. Modes:
+//
+//	random        random moves; reports the material balance as its score
+//	illegal N     its N-th move of each game is a king move of two ranks
+//	crash N       exits with status 3 when asked for its N-th move of a game
+//	hang N        never answers its N-th move of a game
+//	slow MS       waits MS milliseconds before every move
+//	score CP      reports CP centipawns from White's point of view every move
+func fakeEngine(args []string, in io.Reader, out io.Writer) int {
+	mode, n := "random", 0
+	if len(args) > 0 {
+		mode = args[0]
+	}
+	if len(args) > 1 {
+		n, _ = strconv.Atoi(args[1])
+	}
+	w := bufio.NewWriter(out)
+	say := func(format string, a ...any) {
+		fmt.Fprintf(w, format+"\n", a...)
+		w.Flush()
+	}
+	pos := board.NewPosition()
+	moveNo := 0
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "uci":
+			say("id name fake %s", mode)
+			say("option name Hash type spin default 1 min 1 max 16")
+			say("uciok")
+		case "isready":
+			say("readyok")
+		case "ucinewgame":
+			moveNo = 0
+		case "position":
+			var err error
+			if pos, err = fakePosition(fields[1:]); err != nil {
+				fmt.Fprintln(os.Stderr, "fake engine:", err)
+				return 2
+			}
+		case "go":
+			moveNo++
+			var list board.MoveList
+			pos.GenerateLegal(&list)
+			rng := rand.New(rand.NewPCG(pos.Hash(), 7))
+			m := list.Moves[rng.IntN(list.N)]
+			score := material(pos)
+			switch {
+			case mode == "illegal" && moveNo == n:
+				k := pos.KingSquare(pos.SideToMove())
+				to := k + 16
+				if k.Rank() >= 6 {
+					to = k - 16
+				}
+				say("bestmove %v%v", k, to)
+				continue
+			case mode == "crash" && moveNo == n:
+				fmt.Fprintln(os.Stderr, "fake engine: crashing on purpose")
+				return 3
+			case mode == "hang" && moveNo == n:
+				select {}
+			case mode == "slow":
+				time.Sleep(time.Duration(n) * time.Millisecond)
+			case mode == "score":
+				score = n
+				if pos.SideToMove() == board.Black {
+					score = -n
+				}
+			}
+			say("info depth 1 score cp %d nodes 1 pv %v", score, m)
+			say("bestmove %v", m)
+		case "quit":
+			return 0
+		}
+	}
+	return 0
+}
+
+// fakePosition reads the arguments of a UCI position command.
+func fakePosition(f []string) (*board.Position, error) {
+	var pos *board.Position
+	switch {
+	case len(f) > 0 && f[0] == "startpos":
+		pos, f = board.NewPosition(), f[1:]
+	case len(f) >= 7 && f[0] == "fen":
+		var err error
+		if pos, err = board.ParseFEN(strings.Join(f[1:7], " ")); err != nil {
+			return nil, err
+		}
+		f = f[7:]
+	default:
+		return nil, fmt.Errorf("bad position command %q", f)
+	}
+	if len(f) > 0 && f[0] == "moves" {
+		for _, s := range f[1:] {
+			m, err := pos.ParseUCIMove(s)
+			if err != nil {
+				return nil, err
+			}
+			pos.MakeMove(m)
+		}
+	}
+	return pos, nil
+}
+
+// material returns the material balance in centipawns for the side to move.
+func material(pos *board.Position) int {
+	values := [...]int{100, 300, 300, 500, 900}
+	score := 0
+	for pt := board.Pawn; pt <= board.Queen; pt++ {
+		score += values[pt] * (pos.Pieces(board.White, pt).Count() - pos.Pieces(board.Black, pt).Count())
+	}
+	if pos.SideToMove() == board.Black {
+		return -score
+	}
+	return score
+}

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"chessforge/cmd/match/internal/book"
+	"chessforge/cmd/match/internal/uci"
+	"chessforge/engine/board"
+)
+
+// player is one side of the match: how to start its engine and how it
+// searches.
+type player struct {
+	argv []string
+	opts []uci.Option
+	name string // shown in the PGN and the summary
+	tc   TimeControl
+}
+
+// rules are the settings every game shares.
+type rules struct {
+	resign       *ResignRule
+	draw         *DrawRule
+	margin       time.Duration // allowed beyond a clock or movetime budget
+	moveTimeout  time.Duration // budget for one node- or depth-limited search
+	readyTimeout time.Duration // budget for the handshake and isready
+}
+
+// gameSpec says which game to play: its number, its opening and the colours.
+type gameSpec struct {
+	index   int // 0-based game number; games 2k and 2k+1 form pair k
+	opening book.Opening
+	aWhite  bool // engine A has White
+}
+
+// gameRecord is a finished game.
+type gameRecord struct {
+	spec        gameSpec
+	result      string // "1-0", "0-1" or "1/2-1/2"
+	termination string // why the game ended, for the Termination tag
+	startFEN    string // the initial position when not the standard one
+	sans        []string
+	bookPlies   int
+	faulted     [2]bool   // the engine (0 = A, 1 = B) must be restarted
+	fault       [2]string // why the engine forfeited the game, if it did
+}
+
+// pointsA returns engine A's score from the game: 1, 1/2 or 0.
+func (g *gameRecord) pointsA() float64 {
+	switch {
+	case g.result == "1/2-1/2":
+		return 0.5
+	case (g.result == "1-0") == g.spec.aWhite:
+		return 1
+	}
+	return 0
+}
+
+// game is the state of one game in progress.
+type game struct {
+	spec    gameSpec
+	players [2]*player // 0 = A, 1 = B
+	engines [2]*uci.Engine
+	rules   *rules
+
+	pos      *board.Position
+	posStart string   // "startpos" or "fen ..." for the position command
+	moves    []string // UCI moves from the initial position
+	rec      *gameRecord
+	clock    [2]time.Duration
+
+	whiteLosing, blackLosing, drawish int // adjudication counters in plies
+}
+
+// side returns the match side (0 = A, 1 = B) that plays colour c.
+func (g *game) side(c board.Color) int {
+	if (c == board.White) == g.spec.aWhite {
+		return 0
+	}
+	return 1
+}
+
+// playGame plays one game between the two engines. It returns an error only
+// when the match is being cancelled; every failure of an engine is scored
+// as a loss in the record instead.
+func playGame(ctx context.Context, spec gameSpec, players [2]*player, engines [2]*uci.Engine, r *rules) (*gameRecord, error) {
+	g := &game{spec: spec, players: players, engines: engines, rules: r,
+		rec: &gameRecord{spec: spec}}
+	if err := g.setup(); err != nil {
+		return nil, err
+	}
+	for side := range 2 {
+		if err := engines[side].NewGame(ctx, r.readyTimeout); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			g.forfeit(side, fmt.Sprintf("forfeit: %s failed to start the game (%v)", players[side].name, err))
+			return g.rec, nil
+		}
+		if players[side].tc.Kind == tcClock {
+			g.clock[side] = players[side].tc.Base
+		}
+	}
+	for {
+		if done := g.adjudicate(); done {
+			return g.rec, nil
+		}
+		if err := g.move(ctx); err != nil {
+			return nil, err
+		}
+		if g.rec.result != "" {
+			return g.rec, nil
+		}
+	}
+}
+
+// setup places the opening and records its moves in SAN.
+func (g *game) setup() error {
+	o := g.spec.opening
+	var pos *board.Position
+	if o.FEN == "" {
+		pos = board.NewPosition()
+		g.posStart = "startpos"
+	} else {
+		var err error
+		if pos, err = board.ParseFEN(o.FEN); err != nil {
+			return fmt.Errorf("opening %s: %w", o.Name, err)
+		}
+		g.rec.startFEN = pos.FEN()
+		g.posStart = "fen " + g.rec.startFEN
+	}
+	for _, s := range o.Moves {
+		m, err := pos.ParseUCIMove(s)
+		if err != nil {
+			return fmt.Errorf("opening %s: %w", o.Name, err)
+		}
+		g.rec.sans = append(g.rec.sans, pos.SAN(m))
+		g.moves = append(g.moves, s)
+		pos.MakeMove(m)
+	}
+	g.rec.bookPlies = len(o.Moves)
+	g.pos = pos
+	return nil
+}
+
+// finish records the result from White's point of view.
+func (g *game) finish(result, termination string) {
+	g.rec.result = result
+	g.rec.termination = termination
+}
+
+// lose ends the game as a loss for the given side.
+func (g *game) lose(side int, termination string) {
+	aWins := side == 1
+	if aWins == g.spec.aWhite {
+		g.finish("1-0", termination)
+	} else {
+		g.finish("0-1", termination)
+	}
+}
+
+// forfeit scores a loss for an engine that failed and marks it for restart.
+func (g *game) forfeit(side int, termination string) {
+	g.rec.faulted[side] = true
+	g.rec.fault[side] = termination
+	g.lose(side, termination)
+}
+
+// adjudicate ends the game when the rules or the adjudication thresholds
+// decide it, and reports whether it did.
+func (g *game) adjudicate() bool {
+	switch o := g.pos.Outcome(); o {
+	case board.Ongoing:
+	case board.Checkmate:
+		if g.pos.SideToMove() == board.White {
+			g.finish("0-1", "checkmate")
+		} else {
+			g.finish("1-0", "checkmate")
+		}
+		return true
+	case board.Stalemate:
+		g.finish("1/2-1/2", "stalemate")
+		return true
+	case board.ThreefoldRepetition:
+		g.finish("1/2-1/2", "threefold repetition")
+		return true
+	case board.FiftyMoveRule:
+		g.finish("1/2-1/2", "fifty-move rule")
+		return true
+	case board.InsufficientMaterial:
+		g.finish("1/2-1/2", "insufficient material")
+		return true
+	default:
+		g.finish("1/2-1/2", o.String())
+		return true
+	}
+	if rr := g.rules.resign; rr != nil {
+		switch {
+		case g.whiteLosing >= 2*rr.Moves:
+			g.finish("0-1", "adjudication: White resigns")
+			return true
+		case g.blackLosing >= 2*rr.Moves:
+			g.finish("1-0", "adjudication: Black resigns")
+			return true
+		}
+	}
+	if dr := g.rules.draw; dr != nil && g.drawish >= 2*dr.Moves {
+		g.finish("1/2-1/2", "adjudication: draw")
+		return true
+	}
+	return false
+}
+
+// goArgs returns the go command's arguments and the time budget for the side
+// to move.
+func (g *game) goArgs(side int) (string, time.Duration) {
+	tc := g.players[side].tc
+	switch tc.Kind {
+	case tcNodes:
+		return fmt.Sprintf("nodes %d", tc.N), g.rules.moveTimeout
+	case tcDepth:
+		return fmt.Sprintf("depth %d", tc.N), g.rules.moveTimeout
+	case tcMovetime:
+		return fmt.Sprintf("movetime %d", tc.Movetime.Milliseconds()), tc.Movetime + g.rules.margin
+	}
+	// A clock: give both sides' clocks; a side without a clock of its own
+	// is shown with the mover's.
+	var wtime, btime, winc, binc time.Duration
+	white, black := g.side(board.White), g.side(board.Black)
+	for _, c := range []struct {
+		side      int
+		time, inc *time.Duration
+	}{{white, &wtime, &winc}, {black, &btime, &binc}} {
+		s := c.side
+		if g.players[s].tc.Kind != tcClock {
+			s = side
+		}
+		// A clock in overdraft is shown as 1 ms: some engines read 0 as
+		// "no clock".
+		*c.time, *c.inc = max(g.clock[s], time.Millisecond), g.players[s].tc.Inc
+	}
+	return fmt.Sprintf("wtime %d btime %d winc %d binc %d",
+		wtime.Milliseconds(), btime.Milliseconds(), winc.Milliseconds(), binc.Milliseconds()), max(g.clock[side]+g.rules.margin, 0)
+}
+
+// onlyKing reports whether colour c has nothing but its king, so that it
+// cannot win on time.
+func onlyKing(pos *board.Position, c board.Color) bool {
+	return !pos.Occupancy(c).More()
+}
+
+// move asks the side to move for its move and plays it, or ends the game if
+// the engine fails.
+func (g *game) move(ctx context.Context) error {
+	stm := g.pos.SideToMove()
+	side := g.side(stm)
+	name := g.players[side].name
+	args, budget := g.goArgs(side)
+	position := g.posStart
+	if len(g.moves) > 0 {
+		position += " moves " + strings.Join(g.moves, " ")
+	}
+	res, err := g.engines[side].Go(ctx, position, args, budget)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var timeout *uci.TimeoutError
+	var crash *uci.CrashError
+	switch {
+	case errors.As(err, &timeout):
+		g.rec.faulted[side] = true
+		if g.players[side].tc.Kind == tcClock || g.players[side].tc.Kind == tcMovetime {
+			why := fmt.Sprintf("time forfeit: %s sent no bestmove within %v", name, budget.Round(time.Millisecond))
+			g.rec.fault[side] = why
+			if onlyKing(g.pos, stm.Other()) {
+				g.finish("1/2-1/2", why+", but the opponent has only a king")
+			} else {
+				g.lose(side, why)
+			}
+			return nil
+		}
+		g.forfeit(side, fmt.Sprintf("stalled: %s sent no bestmove within %v", name, budget.Round(time.Millisecond)))
+		return nil
+	case errors.As(err, &crash):
+		g.forfeit(side, fmt.Sprintf("crash: %s %v", name, crash))
+		return nil
+	case err != nil:
+		g.forfeit(side, fmt.Sprintf("protocol error: %s: %v", name, err))
+		return nil
+	}
+	if g.players[side].tc.Kind == tcClock {
+		// The clock may run below zero by up to the margin; the overdraft
+		// carries into the next move, so the margin is a total tolerance,
+		// not a per-move one.
+		left := g.clock[side] - res.Elapsed
+		if left < -g.rules.margin {
+			why := fmt.Sprintf("time forfeit: %s overstepped its clock by %v", name, (-left).Round(time.Millisecond))
+			g.rec.fault[side] = why
+			if onlyKing(g.pos, stm.Other()) {
+				g.finish("1/2-1/2", why+", but the opponent has only a king")
+			} else {
+				g.lose(side, why)
+			}
+			return nil
+		}
+		g.clock[side] = left + g.players[side].tc.Inc
+	}
+	m, err := g.pos.ParseUCIMove(res.BestMove)
+	if err != nil {
+		g.forfeit(side, fmt.Sprintf("illegal move: %s played %s", name, res.BestMove))
+		return nil
+	}
+	g.rec.sans = append(g.rec.sans, g.pos.SAN(m))
+	g.moves = append(g.moves, res.BestMove)
+	g.pos.MakeMove(m)
+	g.count(res.Score, stm)
+	return nil
+}
+
+// count updates the adjudication counters with the mover's reported score.
+func (g *game) count(s uci.Score, mover board.Color) {
+	if !s.Valid {
+		g.whiteLosing, g.blackLosing, g.drawish = 0, 0, 0
+		return
+	}
+	white := s.CP
+	if mover == board.Black {
+		white = -white
+	}
+	if rr := g.rules.resign; rr != nil {
+		g.whiteLosing = bump(g.whiteLosing, white <= -rr.Score)
+		g.blackLosing = bump(g.blackLosing, white >= rr.Score)
+	}
+	if dr := g.rules.draw; dr != nil {
+		g.drawish = bump(g.drawish, g.pos.Ply() >= dr.MinPly && white <= dr.Score && white >= -dr.Score)
+	}
+}
+
+func bump(n int, cond bool) int {
+	if cond {
+		return n + 1
+	}
+	return 0
+}
