@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +25,9 @@ func TestMain(m *testing.M) {
 		os.Exit(fakeEngine(os.Args[1:], os.Stdin, os.Stdout))
 	}
 	os.Setenv(fakeEnv, "1") // inherited by the engines the tests start
+	// Under -race a process sleeps a second at exit by default; the fake
+	// engines exit often and have nothing to report.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())
 }
 
@@ -60,6 +64,7 @@ func fakeEngine(args []string, in io.Reader, out io.Writer) int {
 		w.Flush()
 	}
 	pos := board.NewPosition()
+	var track tracker
 	moveNo := 0
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
@@ -79,7 +84,7 @@ func fakeEngine(args []string, in io.Reader, out io.Writer) int {
 			moveNo = 0
 		case "position":
 			var err error
-			if pos, err = fakePosition(fields[1:]); err != nil {
+			if pos, err = track.set(fields[1:]); err != nil {
 				fmt.Fprintln(os.Stderr, "fake engine:", err)
 				return 2
 			}
@@ -119,6 +124,39 @@ func fakeEngine(args []string, in io.Reader, out io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// tracker follows the position commands of a game: when a command extends
+// the previous one by a few moves it plays just those, so that a long game
+// costs the fake engine linear rather than quadratic time.
+type tracker struct {
+	base  string
+	moves []string
+	pos   *board.Position
+}
+
+func (tr *tracker) set(f []string) (*board.Position, error) {
+	base, moves := strings.Join(f, " "), []string(nil)
+	if i := slices.Index(f, "moves"); i >= 0 {
+		base, moves = strings.Join(f[:i], " "), f[i+1:]
+	}
+	if tr.pos != nil && base == tr.base && len(moves) >= len(tr.moves) && slices.Equal(moves[:len(tr.moves)], tr.moves) {
+		for _, s := range moves[len(tr.moves):] {
+			m, err := tr.pos.ParseUCIMove(s)
+			if err != nil {
+				return nil, err
+			}
+			tr.pos.MakeMove(m)
+		}
+		tr.moves = slices.Clone(moves)
+		return tr.pos, nil
+	}
+	pos, err := fakePosition(f)
+	if err != nil {
+		return nil, err
+	}
+	tr.base, tr.moves, tr.pos = base, slices.Clone(moves), pos
+	return pos, nil
 }
 
 // fakePosition reads the arguments of a UCI position command.
