@@ -44,6 +44,7 @@ type gameRecord struct {
 	termination string // why the game ended, for the Termination tag
 	startFEN    string // the initial position when not the standard one
 	sans        []string
+	comments    []string // per move after the book: score/depth and time used
 	bookPlies   int
 	faulted     [2]bool   // the engine (0 = A, 1 = B) must be restarted
 	fault       [2]string // why the engine forfeited the game, if it did
@@ -139,6 +140,7 @@ func (g *game) setup() error {
 			return fmt.Errorf("opening %s: %w", o.Name, err)
 		}
 		g.rec.sans = append(g.rec.sans, pos.SAN(m))
+		g.rec.comments = append(g.rec.comments, "")
 		g.moves = append(g.moves, s)
 		pos.MakeMove(m)
 	}
@@ -315,6 +317,7 @@ func (g *game) move(ctx context.Context) error {
 		return nil
 	}
 	g.rec.sans = append(g.rec.sans, g.pos.SAN(m))
+	g.rec.comments = append(g.rec.comments, moveComment(res))
 	g.moves = append(g.moves, res.BestMove)
 	g.pos.MakeMove(m)
 	g.count(res.Score, stm)
@@ -345,4 +348,23 @@ func bump(n int, cond bool) int {
 		return n + 1
 	}
 	return 0
+}
+
+// moveComment describes an engine's move for the PGN as cutechess does:
+// the score in pawns from the mover's point of view (or M/-M and the moves
+// to mate), the depth, and the time used: "+0.31/9 0.052s".
+func moveComment(res uci.Result) string {
+	var b strings.Builder
+	switch s := res.Score; {
+	case !s.Valid:
+		b.WriteString("?")
+	case s.Mate > 0:
+		fmt.Fprintf(&b, "+M%d", s.Mate)
+	case s.Mate < 0 || (s.Mate == 0 && s.CP <= -32000):
+		fmt.Fprintf(&b, "-M%d", -s.Mate)
+	default:
+		fmt.Fprintf(&b, "%+.2f", float64(s.CP)/100)
+	}
+	fmt.Fprintf(&b, "/%d %.3fs", res.Depth, res.Elapsed.Seconds())
+	return b.String()
 }

@@ -28,6 +28,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -227,7 +228,12 @@ func report(w io.Writer, s *summary, cfg *matchConfig, elapsed time.Duration, in
 	}
 	for side := range 2 {
 		if len(s.faults[side]) > 0 {
-			fmt.Fprintf(w, "Forfeits %c:  %v\n", "AB"[side], s.faults[side])
+			kinds := make([]string, 0, len(s.faults[side]))
+			for k, n := range s.faults[side] {
+				kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+			}
+			slices.Sort(kinds)
+			fmt.Fprintf(w, "Forfeits %c:  %s\n", "AB"[side], strings.Join(kinds, ", "))
 		}
 	}
 	e := s.estimate()

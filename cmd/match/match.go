@@ -44,9 +44,10 @@ type summary struct {
 }
 
 // estimate returns the Elo estimate to report: from game pairs when every
-// game belongs to a complete pair, else from single games.
+// game belongs to a complete pair and there are enough pairs to estimate
+// their variance (minSPRTPairs), else from single games.
 func (s *summary) estimate() stats.Estimate {
-	if s.penta.Pairs() > 0 && 2*s.penta.Pairs() == s.tri.Games() {
+	if s.penta.Pairs() >= minSPRTPairs && 2*s.penta.Pairs() == s.tri.Games() {
 		return s.penta.Elo()
 	}
 	return s.tri.Elo()
@@ -110,6 +111,13 @@ func (w *worker) run(ctx context.Context, jobs <-chan gameSpec, out chan<- outco
 		out <- outcome{rec: rec}
 	}
 }
+
+// minSPRTPairs is the number of game pairs before the SPRT may stop a match.
+// The LLR rests on a normal approximation with the variance estimated from
+// the pairs themselves; over the first few pairs that estimate is nearly
+// zero whenever the pairs agree (a single won pair gives an LLR near 18 for
+// elo1 = 50), so a decision waits for enough pairs to estimate it.
+const minSPRTPairs = 10
 
 // runMatch plays the match and returns its summary. It stops early when
 // the SPRT crosses a bound or ctx is cancelled; games still in progress then
@@ -236,7 +244,9 @@ func runMatch(parent context.Context, cfg *matchConfig) (*summary, error) {
 		}
 		if cfg.sprt != nil {
 			s.llr = cfg.sprt.LLR(s.penta)
-			s.decision = cfg.sprt.Decide(s.llr)
+			if s.penta.Pairs() >= minSPRTPairs {
+				s.decision = cfg.sprt.Decide(s.llr)
+			}
 			if s.decision != stats.Continue && !s.stopped {
 				s.stopped = true
 				cancel()
@@ -248,6 +258,9 @@ func runMatch(parent context.Context, cfg *matchConfig) (*summary, error) {
 		}
 	}
 	if bar != nil {
+		// An early stop leaves games unplayed: end the bar at the count
+		// played so that it reads as finished.
+		bar.ChangeMax(s.tri.Games())
 		_ = bar.Finish()
 		fmt.Fprintln(cfg.progress)
 	}
@@ -302,7 +315,11 @@ func formatElo(x float64) string {
 	case math.IsNaN(x):
 		return "NaN"
 	}
-	return fmt.Sprintf("%.1f", x)
+	s := fmt.Sprintf("%.1f", x)
+	if s == "-0.0" {
+		s = "0.0"
+	}
+	return s
 }
 
 // formatMargin writes the half-width of an interval: one decimal, or "Inf".

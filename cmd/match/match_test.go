@@ -231,8 +231,8 @@ func TestSPRTStopsWhenABoundIsCrossed(t *testing.T) {
 			if s.decision != tc.want || !s.stopped {
 				t.Errorf("decision %v (LLR %.3f), want %v", s.decision, s.llr, tc.want)
 			}
-			if n := s.tri.Games(); n >= 40 {
-				t.Errorf("played %d games; the test should have stopped within a few pairs", n)
+			if n := s.tri.Games(); n < 2*minSPRTPairs || n >= 2*minSPRTPairs+4 {
+				t.Errorf("played %d games; the test should have stopped at pair %d", n, minSPRTPairs)
 			}
 		})
 	}

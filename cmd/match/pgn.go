@@ -73,8 +73,11 @@ func writePGN(w io.Writer, h *pgnHeader, g *gameRecord) error {
 			tokens = append(tokens, fmt.Sprintf("%d...", n))
 		}
 		tokens = append(tokens, san)
-		if i+1 == g.bookPlies {
+		switch {
+		case i+1 == g.bookPlies:
 			tokens = append(tokens, "{book}")
+		case i < len(g.comments) && g.comments[i] != "":
+			tokens = append(tokens, "{"+g.comments[i]+"}")
 		}
 	}
 	tokens = append(tokens, "{"+strings.ReplaceAll(g.termination, "}", ")")+"}", g.result)

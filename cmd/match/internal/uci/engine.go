@@ -60,6 +60,7 @@ type Score struct {
 type Result struct {
 	BestMove string
 	Score    Score
+	Depth    int // the depth of the last info line that gave one
 	Elapsed  time.Duration // from sending "go" to receiving "bestmove"
 }
 
@@ -244,6 +245,9 @@ func (e *Engine) Go(ctx context.Context, position, goArgs string, budget time.Du
 		if s, ok := parseScore(line); ok {
 			res.Score = s
 		}
+		if d, ok := infoInt(line, "depth"); ok {
+			res.Depth = d
+		}
 	})
 	res.Elapsed = time.Since(start)
 	if err != nil {
@@ -255,6 +259,24 @@ func (e *Engine) Go(ctx context.Context, position, goArgs string, budget time.Du
 	}
 	res.BestMove = fields[1]
 	return res, nil
+}
+
+// infoInt reads the integer after key in an info line.
+func infoInt(line, key string) (int, bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 || fields[0] != "info" {
+		return 0, false
+	}
+	for i := 1; i+1 < len(fields); i++ {
+		if fields[i] == "string" {
+			return 0, false
+		}
+		if fields[i] == key {
+			n, err := strconv.Atoi(fields[i+1])
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // parseScore reads "score cp N" or "score mate N" from an info line.
