@@ -60,7 +60,7 @@ type Score struct {
 type Result struct {
 	BestMove string
 	Score    Score
-	Depth    int // the depth of the last info line that gave one
+	Depth    int           // the depth of the last info line that gave one
 	Elapsed  time.Duration // from sending "go" to receiving "bestmove"
 }
 
