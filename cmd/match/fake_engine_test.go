@@ -28,7 +28,11 @@ func TestMain(m *testing.M) {
 	// Under -race a process sleeps a second at exit by default; the fake
 	// engines exit often and have nothing to report.
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	os.Exit(m.Run())
+	code := m.Run()
+	if engineDir != "" {
+		os.RemoveAll(engineDir)
+	}
+	os.Exit(code)
 }
 
 // fake returns the command line of a fake engine.
