@@ -1,0 +1,534 @@
+package datasets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"chessforge/encoder"
+)
+
+// DefaultBatchRows is the number of rows a Reader decodes at a time.
+const DefaultBatchRows = 4096
+
+// ReaderOptions configures a Reader.
+type ReaderOptions struct {
+	// Columns names the columns to read. Empty means every column this
+	// package knows: the required ones, which every file must have, and
+	// self-play's, which are read when a file has them. Leaving out planes
+	// makes reading many times faster.
+	Columns []string
+	// BatchRows is the number of rows per batch (default DefaultBatchRows).
+	BatchRows int
+}
+
+// Files resolves a dataset path: a .parquet file, a directory (every
+// *.parquet inside, sorted; unfinished *.parquet.tmp files are skipped), or
+// a glob pattern. It fails when nothing matches.
+func Files(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir():
+		files, err := filepath.Glob(filepath.Join(globEscape(path), "*.parquet"))
+		if err != nil {
+			return nil, fmt.Errorf("datasets: %s: %w", path, err)
+		}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("datasets: %s: directory holds no .parquet files", path)
+		}
+		sort.Strings(files)
+		return files, nil
+	case err == nil:
+		return []string{path}, nil
+	}
+	if !strings.ContainsAny(path, "*?[") {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
+	files, gerr := filepath.Glob(path)
+	if gerr != nil {
+		return nil, fmt.Errorf("datasets: bad pattern %q: %w", path, gerr)
+	}
+	var out []string
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && !st.IsDir() && !strings.HasSuffix(f, TempSuffix) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("datasets: no files match %q", path)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func globEscape(s string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
+	return r.Replace(s)
+}
+
+// FileInfo describes one dataset file.
+type FileInfo struct {
+	Path      string
+	Size      int64 // bytes on disk
+	Rows      int64
+	RowGroups int
+	CreatedBy string
+	Schema    *arrow.Schema     // the Arrow schema stored in the file
+	Metadata  map[string]string // key-value metadata, ARROW:schema left out
+}
+
+// openFile opens a dataset file and checks its metadata and schema.
+func openFile(path string) (*file.Reader, *FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("datasets: %w", err)
+	}
+	pf, err := openParquet(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("datasets: %s: not a readable Parquet file: %w", path, err)
+	}
+	md := pf.MetaData()
+	info := &FileInfo{
+		Path: path, Size: st.Size(), Rows: md.NumRows, RowGroups: md.NumRowGroups(),
+		CreatedBy: md.GetCreatedBy(), Metadata: map[string]string{},
+	}
+	kv := md.KeyValueMetadata()
+	for i, k := range kv.Keys() {
+		if k != "ARROW:schema" {
+			info.Metadata[k] = kv.Values()[i]
+		}
+	}
+	fail := func(format string, args ...any) (*file.Reader, *FileInfo, error) {
+		pf.Close()
+		return nil, nil, fmt.Errorf("datasets: %s: "+format, append([]any{path}, args...)...)
+	}
+	v, ok := info.Metadata[KeySchemaVersion]
+	if !ok {
+		return fail("not a chessforge dataset: no %s in the file's metadata", KeySchemaVersion)
+	}
+	if v != SchemaVersion {
+		return fail("%s is %q; this reader knows version %s only", KeySchemaVersion, v, SchemaVersion)
+	}
+	if p := info.Metadata[KeyPlanes]; p != encoder.PlanesVersion {
+		return fail("%s is %q; this reader knows %q only", KeyPlanes, p, encoder.PlanesVersion)
+	}
+	if p := info.Metadata[KeyPolicy]; p != encoder.PolicyVersion {
+		return fail("%s is %q; this reader knows %q only", KeyPolicy, p, encoder.PolicyVersion)
+	}
+	info.Schema, err = pqarrow.FromParquet(md.Schema, &pqarrow.ArrowReadProperties{}, kv)
+	if err != nil {
+		return fail("reading the Arrow schema: %v", err)
+	}
+	for _, want := range columns {
+		i := info.Schema.FieldIndices(want.Name)
+		if len(i) == 0 {
+			if columnIndex(want.Name) < numRequired {
+				return fail("missing column %q", want.Name)
+			}
+			continue
+		}
+		if got := info.Schema.Field(i[0]).Type; !sameType(got, want.Type) {
+			return fail("column %q has type %s, want %s", want.Name, got, want.Type)
+		}
+	}
+	return pf, info, nil
+}
+
+// openParquet opens a Parquet file, turning the panics arrow-go raises on
+// some corrupt footers into errors.
+func openParquet(path string) (pf *file.Reader, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pf, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
+	return file.OpenParquetFile(path, false)
+}
+
+// Stat returns the description of every file of a dataset (a file, a
+// directory or a glob), checking each one's schema and version.
+func Stat(path string) ([]FileInfo, error) {
+	files, err := Files(path)
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]FileInfo, 0, len(files))
+	for _, f := range files {
+		pf, info, err := openFile(f)
+		if err != nil {
+			return nil, err
+		}
+		pf.Close()
+		infos = append(infos, *info)
+	}
+	return infos, nil
+}
+
+// Batch holds consecutive rows of one file, column by column. Columns that
+// were not read are empty. A Batch is the caller's: its slices stay valid
+// until it is passed to ReadBatch again.
+type Batch struct {
+	File            string // the file the rows come from
+	Len             int    // rows in the batch
+	GameID          []int64
+	Ply             []int32
+	FEN             []string
+	Planes          []float32 // encoder.InputSize values per row
+	Move            []string
+	BestMove        []string
+	Policy          []int32
+	ScoreCP         []int32
+	Result          []float32
+	InCheck         []bool
+	BestIsCapture   []bool
+	BestIsPromotion []bool
+	Depth           []int32
+	Nodes           []int64
+	Termination     []Termination
+}
+
+// Row copies row i of the batch into r; columns not read leave r's fields
+// at their zero values.
+func (b *Batch) Row(i int, r *Row) {
+	*r = Row{}
+	if len(b.GameID) > 0 {
+		r.GameID = b.GameID[i]
+	}
+	if len(b.Ply) > 0 {
+		r.Ply = b.Ply[i]
+	}
+	if len(b.FEN) > 0 {
+		r.FEN = b.FEN[i]
+	}
+	if len(b.Planes) > 0 {
+		copy(r.Planes[:], b.Planes[i*encoder.InputSize:])
+	}
+	if len(b.Move) > 0 {
+		r.Move = b.Move[i]
+	}
+	if len(b.BestMove) > 0 {
+		r.BestMove = b.BestMove[i]
+	}
+	if len(b.Policy) > 0 {
+		r.Policy = b.Policy[i]
+	}
+	if len(b.ScoreCP) > 0 {
+		r.ScoreCP = b.ScoreCP[i]
+	}
+	if len(b.Result) > 0 {
+		r.Result = b.Result[i]
+	}
+	if len(b.InCheck) > 0 {
+		r.InCheck = b.InCheck[i]
+	}
+	if len(b.BestIsCapture) > 0 {
+		r.BestIsCapture = b.BestIsCapture[i]
+	}
+	if len(b.BestIsPromotion) > 0 {
+		r.BestIsPromotion = b.BestIsPromotion[i]
+	}
+	if len(b.Depth) > 0 {
+		r.Depth = b.Depth[i]
+	}
+	if len(b.Nodes) > 0 {
+		r.Nodes = b.Nodes[i]
+	}
+	if len(b.Termination) > 0 {
+		r.Termination = b.Termination[i]
+	}
+}
+
+// Reader streams the rows of a dataset, file after file in name order and
+// row group after row group, holding one batch in memory.
+type Reader struct {
+	files []string
+	opts  ReaderOptions
+	next  int // index in files of the next file to open
+
+	pf   *file.Reader
+	rr   pqarrow.RecordReader
+	path string
+
+	row Batch // the batch Read serves rows from
+	pos int
+}
+
+// Open starts reading a dataset (a file, a directory or a glob). It opens
+// and checks every file's footer first, so that a dataset with a bad file
+// fails at once with that file's name.
+func Open(path string, opts *ReaderOptions) (*Reader, error) {
+	files, err := Files(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Reader{files: files}
+	if opts != nil {
+		r.opts = *opts
+	}
+	if r.opts.BatchRows <= 0 {
+		r.opts.BatchRows = DefaultBatchRows
+	}
+	for _, c := range r.opts.Columns {
+		if columnIndex(c) < 0 {
+			return nil, fmt.Errorf("datasets: unknown column %q (known: %s)", c, strings.Join(ColumnNames(), ", "))
+		}
+	}
+	for _, f := range files {
+		pf, info, err := openFile(f)
+		if err != nil {
+			return nil, err
+		}
+		pf.Close()
+		for _, c := range r.opts.Columns {
+			if len(info.Schema.FieldIndices(c)) == 0 {
+				return nil, fmt.Errorf("datasets: %s: missing column %q", f, c)
+			}
+		}
+	}
+	return r, nil
+}
+
+// Files returns the files the Reader reads, in order.
+func (r *Reader) Files() []string { return r.files }
+
+// openNext opens the next file for reading, or returns io.EOF.
+func (r *Reader) openNext() error {
+	r.closeFile()
+	if r.next >= len(r.files) {
+		return io.EOF
+	}
+	path := r.files[r.next]
+	r.next++
+	pf, info, err := openFile(path)
+	if err != nil {
+		return err
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(r.opts.BatchRows)}, memory.DefaultAllocator)
+	if err != nil {
+		pf.Close()
+		return fmt.Errorf("datasets: %s: %w", path, err)
+	}
+	want := r.opts.Columns
+	if len(want) == 0 {
+		want = ColumnNames()
+	}
+	var leaves []int
+	for _, name := range want {
+		i := info.Schema.FieldIndices(name)
+		if len(i) == 0 {
+			continue // an optional column this file lacks
+		}
+		leaves = appendLeaves(leaves, fr.Manifest.Fields[i[0]])
+	}
+	sort.Ints(leaves)
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		pf.Close()
+		return fmt.Errorf("datasets: %s: %w", path, err)
+	}
+	r.pf, r.rr, r.path = pf, rr, path
+	return nil
+}
+
+func appendLeaves(dst []int, f pqarrow.SchemaField) []int {
+	if f.IsLeaf() {
+		return append(dst, f.ColIndex)
+	}
+	for _, c := range f.Children {
+		dst = appendLeaves(dst, c)
+	}
+	return dst
+}
+
+func (r *Reader) closeFile() {
+	if r.rr != nil {
+		r.rr.Release()
+		r.rr = nil
+	}
+	if r.pf != nil {
+		r.pf.Close()
+		r.pf = nil
+	}
+}
+
+// ReadBatch fills b with the next rows (at most ReaderOptions.BatchRows,
+// all from one file), reusing b's slices. It returns io.EOF after the last
+// row, and an error naming the file for a corrupt or truncated file or a
+// null in any column.
+func (r *Reader) ReadBatch(b *Batch) error {
+	for {
+		if r.rr == nil {
+			if err := r.openNext(); err != nil {
+				return err
+			}
+		}
+		rec, err := r.nextRecord()
+		if err != nil {
+			return err
+		}
+		if rec == nil { // this file is done
+			r.closeFile()
+			continue
+		}
+		err = fillBatch(b, rec, r.path)
+		rec.Release()
+		return err
+	}
+}
+
+// nextRecord returns the next record of the open file, or nil at its end.
+func (r *Reader) nextRecord() (rec arrow.RecordBatch, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = nil, fmt.Errorf("datasets: %s: corrupt file: %v", r.path, p)
+		}
+	}()
+	if !r.rr.Next() {
+		if err := r.rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("datasets: %s: corrupt file: %w", r.path, err)
+		}
+		return nil, nil
+	}
+	rec = r.rr.RecordBatch()
+	rec.Retain()
+	return rec, nil
+}
+
+// Read copies the next row into row. It returns io.EOF after the last row.
+func (r *Reader) Read(row *Row) error {
+	for r.pos >= r.row.Len {
+		if err := r.ReadBatch(&r.row); err != nil {
+			return err
+		}
+		r.pos = 0
+	}
+	r.row.Row(r.pos, row)
+	r.pos++
+	return nil
+}
+
+// Close releases the open file.
+func (r *Reader) Close() error {
+	r.closeFile()
+	r.next = len(r.files)
+	return nil
+}
+
+// fillBatch copies a record's columns into b, checking for nulls.
+func fillBatch(b *Batch, rec arrow.RecordBatch, path string) error {
+	n := int(rec.NumRows())
+	*b = Batch{
+		File: path, Len: n,
+		GameID: b.GameID[:0], Ply: b.Ply[:0], FEN: b.FEN[:0], Planes: b.Planes[:0],
+		Move: b.Move[:0], BestMove: b.BestMove[:0], Policy: b.Policy[:0], ScoreCP: b.ScoreCP[:0],
+		Result: b.Result[:0], InCheck: b.InCheck[:0], BestIsCapture: b.BestIsCapture[:0],
+		BestIsPromotion: b.BestIsPromotion[:0], Depth: b.Depth[:0], Nodes: b.Nodes[:0],
+		Termination: b.Termination[:0],
+	}
+	for i, f := range rec.Schema().Fields() {
+		col := rec.Column(i)
+		if col.NullN() > 0 {
+			return fmt.Errorf("datasets: %s: column %q has %d nulls in a batch of %d rows", path, f.Name, col.NullN(), n)
+		}
+		var err error
+		switch f.Name {
+		case ColGameID:
+			b.GameID = append(b.GameID, col.(*array.Int64).Int64Values()...)
+		case ColPly:
+			b.Ply = append(b.Ply, col.(*array.Int32).Int32Values()...)
+		case ColFEN:
+			b.FEN = appendStrings(b.FEN, col.(*array.String))
+		case ColPlanes:
+			b.Planes, err = appendPlanes(b.Planes, col.(*array.FixedSizeList))
+		case ColMove:
+			b.Move = appendStrings(b.Move, col.(*array.String))
+		case ColBestMove:
+			b.BestMove = appendStrings(b.BestMove, col.(*array.String))
+		case ColPolicy:
+			b.Policy = append(b.Policy, col.(*array.Int32).Int32Values()...)
+		case ColScoreCP:
+			b.ScoreCP = append(b.ScoreCP, col.(*array.Int32).Int32Values()...)
+		case ColResult:
+			b.Result = append(b.Result, col.(*array.Float32).Float32Values()...)
+		case ColInCheck:
+			b.InCheck = appendBools(b.InCheck, col.(*array.Boolean))
+		case ColBestIsCapture:
+			b.BestIsCapture = appendBools(b.BestIsCapture, col.(*array.Boolean))
+		case ColBestIsPromotion:
+			b.BestIsPromotion = appendBools(b.BestIsPromotion, col.(*array.Boolean))
+		case ColDepth:
+			b.Depth = append(b.Depth, col.(*array.Int32).Int32Values()...)
+		case ColNodes:
+			b.Nodes = append(b.Nodes, col.(*array.Int64).Int64Values()...)
+		case ColTermination:
+			b.Termination, err = appendTerminations(b.Termination, col.(*array.String))
+		}
+		if err != nil {
+			return fmt.Errorf("datasets: %s: column %q: %w", path, f.Name, err)
+		}
+	}
+	return nil
+}
+
+// appendStrings copies a string column's bytes once and slices the values
+// out of that copy.
+func appendStrings(dst []string, col *array.String) []string {
+	offs := col.ValueOffsets()
+	all := string(col.ValueBytes())
+	base := offs[0]
+	for i := 0; i < col.Len(); i++ {
+		dst = append(dst, all[offs[i]-base:offs[i+1]-base])
+	}
+	return dst
+}
+
+func appendBools(dst []bool, col *array.Boolean) []bool {
+	for i := 0; i < col.Len(); i++ {
+		dst = append(dst, col.Value(i))
+	}
+	return dst
+}
+
+func appendPlanes(dst []float32, col *array.FixedSizeList) ([]float32, error) {
+	values, ok := col.ListValues().(*array.Float32)
+	if !ok {
+		return dst, fmt.Errorf("list values are %s, want float", col.ListValues().DataType())
+	}
+	if values.NullN() > 0 {
+		return dst, fmt.Errorf("%d null plane values", values.NullN())
+	}
+	start := col.Data().Offset() * encoder.InputSize
+	end := start + col.Len()*encoder.InputSize
+	all := values.Float32Values()
+	if end > len(all) {
+		return dst, fmt.Errorf("%d plane values for %d rows", len(all)-start, col.Len())
+	}
+	return append(dst, all[start:end]...), nil
+}
+
+func appendTerminations(dst []Termination, col *array.String) ([]Termination, error) {
+	last, lastT := "", TerminationUnknown
+	for i := 0; i < col.Len(); i++ {
+		s := col.Value(i)
+		if s != last || lastT == TerminationUnknown {
+			t, err := ParseTermination(s)
+			if err != nil {
+				return dst, err
+			}
+			last, lastT = s, t
+		}
+		dst = append(dst, lastT)
+	}
+	return dst, nil
+}

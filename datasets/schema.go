@@ -1,0 +1,192 @@
+// Package datasets reads and writes the project's training data: Parquet
+// files with one row per position (SPEC §3), written by self-play and read by
+// the dataset tools, the tuner and, through any Parquet reader, by Python.
+//
+// A dataset is one .parquet file or a directory of them (shards). Writer
+// streams rows into one file under a temporary name and renames it when
+// closed; Reader streams rows or column batches back from a file, a
+// directory or a glob, checking every file's schema and version first.
+package datasets
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"chessforge/encoder"
+)
+
+// SchemaVersion is the version of the row layout this package writes and
+// the only one it reads, stored as chessforge.schema_version.
+const SchemaVersion = "1"
+
+// Key-value metadata keys of a dataset file.
+const (
+	KeySchemaVersion = "chessforge.schema_version" // SchemaVersion
+	KeyPlanes        = "chessforge.planes"         // encoder.PlanesVersion
+	KeyPolicy        = "chessforge.policy"         // encoder.PolicyVersion
+	KeyEngineVersion = "chessforge.engine_version" // the writing engine's version
+	KeyConfig        = "chessforge.config"         // the generation config as JSON, seed included
+)
+
+// Column names, in file order. The first nine are SPEC §3's required
+// columns; the rest are self-play's filter columns.
+const (
+	ColGameID          = "game_id"
+	ColPly             = "ply"
+	ColFEN             = "fen"
+	ColPlanes          = "planes"
+	ColMove            = "move"
+	ColBestMove        = "best_move"
+	ColPolicy          = "policy"
+	ColScoreCP         = "score_cp"
+	ColResult          = "result"
+	ColInCheck         = "in_check"
+	ColBestIsCapture   = "best_is_capture"
+	ColBestIsPromotion = "best_is_promotion"
+	ColDepth           = "depth"
+	ColNodes           = "nodes"
+	ColTermination     = "termination"
+)
+
+// PlanesType is the Arrow type of the planes column: a fixed-size list of
+// 1152 float32 values, SPEC §1 flat in C order.
+var PlanesType = arrow.FixedSizeListOfNonNullable(encoder.InputSize, arrow.PrimitiveTypes.Float32)
+
+// columns lists every column this package writes, in order, with its type.
+// RequiredColumns are the first nine.
+var columns = []arrow.Field{
+	{Name: ColGameID, Type: arrow.PrimitiveTypes.Int64},
+	{Name: ColPly, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColFEN, Type: arrow.BinaryTypes.String},
+	{Name: ColPlanes, Type: PlanesType},
+	{Name: ColMove, Type: arrow.BinaryTypes.String},
+	{Name: ColBestMove, Type: arrow.BinaryTypes.String},
+	{Name: ColPolicy, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColScoreCP, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColResult, Type: arrow.PrimitiveTypes.Float32},
+	{Name: ColInCheck, Type: arrow.FixedWidthTypes.Boolean},
+	{Name: ColBestIsCapture, Type: arrow.FixedWidthTypes.Boolean},
+	{Name: ColBestIsPromotion, Type: arrow.FixedWidthTypes.Boolean},
+	{Name: ColDepth, Type: arrow.PrimitiveTypes.Int32},
+	{Name: ColNodes, Type: arrow.PrimitiveTypes.Int64},
+	{Name: ColTermination, Type: arrow.BinaryTypes.String},
+}
+
+// numRequired is how many of columns SPEC §3 requires.
+const numRequired = 9
+
+// Schema returns the Arrow schema of the files Writer writes: every column
+// non-nullable, in the order above.
+func Schema() *arrow.Schema {
+	return arrow.NewSchema(columns, nil)
+}
+
+// RequiredColumns returns the names of SPEC §3's required columns, in order.
+func RequiredColumns() []string {
+	names := make([]string, numRequired)
+	for i, f := range columns[:numRequired] {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// ColumnNames returns the names of every column Writer writes, in order.
+func ColumnNames() []string {
+	names := make([]string, len(columns))
+	for i, f := range columns {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// columnIndex returns the position of name in columns, or -1.
+func columnIndex(name string) int {
+	for i, f := range columns {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameType reports whether a file's column type is the one this package
+// expects, ignoring the nullability of list elements.
+func sameType(got, want arrow.DataType) bool {
+	if g, ok := got.(*arrow.FixedSizeListType); ok {
+		w, ok := want.(*arrow.FixedSizeListType)
+		return ok && g.Len() == w.Len() && arrow.TypeEqual(g.Elem(), w.Elem())
+	}
+	return arrow.TypeEqual(got, want)
+}
+
+// Termination is how a game ended, stored in the termination column as text.
+type Termination uint8
+
+// The ways a game ends. The zero value, TerminationUnknown, is not valid in
+// a row.
+const (
+	TerminationUnknown Termination = iota
+	TerminationCheckmate
+	TerminationStalemate
+	TerminationThreefold
+	TerminationFiftyMove
+	TerminationInsufficientMaterial
+	TerminationAdjudicatedWin
+	TerminationAdjudicatedDraw
+	TerminationPlyCap
+	numTerminations
+)
+
+var terminationNames = [numTerminations]string{
+	"", "checkmate", "stalemate", "threefold", "fifty-move", "insufficient material",
+	"adjudicated win", "adjudicated draw", "ply cap",
+}
+
+// String returns the termination as stored in a file ("checkmate",
+// "fifty-move", "adjudicated win", ...), or "unknown".
+func (t Termination) String() string {
+	if t == TerminationUnknown || t >= numTerminations {
+		return "unknown"
+	}
+	return terminationNames[t]
+}
+
+// Terminations returns every valid termination, in order.
+func Terminations() []Termination {
+	t := make([]Termination, 0, numTerminations-1)
+	for i := TerminationCheckmate; i < numTerminations; i++ {
+		t = append(t, i)
+	}
+	return t
+}
+
+// ParseTermination reads a termination as stored in a file.
+func ParseTermination(s string) (Termination, error) {
+	for i := TerminationCheckmate; i < numTerminations; i++ {
+		if terminationNames[i] == s {
+			return i, nil
+		}
+	}
+	return TerminationUnknown, fmt.Errorf("unknown termination %q", s)
+}
+
+// Row is one position of a game, a row of a dataset file: SPEC §3's columns
+// and self-play's filter columns.
+type Row struct {
+	GameID          int64          // unique in a dataset
+	Ply             int32          // half-moves since the game's first position
+	FEN             string         // the position
+	Planes          encoder.Planes // SPEC §1 planes of the position, with its game history
+	Move            string         // the move played, UCI
+	BestMove        string         // the search's best move, UCI
+	Policy          int32          // SPEC §2 index of BestMove
+	ScoreCP         int32          // centipawns from White's point of view; mate ±(32000 − plies)
+	Result          float32        // the game's result for White: 1, 0.5 or 0
+	InCheck         bool           // the side to move is in check
+	BestIsCapture   bool           // BestMove captures (en passant included)
+	BestIsPromotion bool           // BestMove promotes
+	Depth           int32          // search depth reached
+	Nodes           int64          // nodes searched
+	Termination     Termination    // how the game ended
+}
