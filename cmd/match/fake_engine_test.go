@@ -112,7 +112,9 @@ func fakeEngine(args []string, in io.Reader, out io.Writer) int {
 				fmt.Fprintln(os.Stderr, "fake engine: crashing on purpose")
 				return 3
 			case mode == "hang" && moveNo == n:
-				select {}
+				// Sleep rather than block on select{}: the runtime would
+				// call a lone blocked goroutine a deadlock and exit.
+				time.Sleep(time.Hour)
 			case mode == "slow":
 				time.Sleep(time.Duration(n) * time.Millisecond)
 			case mode == "score":

@@ -7,7 +7,8 @@
 //
 //	match [-a CMD] [-b CMD] [-a-opt Name=Value]... [-b-opt Name=Value]...
 //	      [-games N] [-tc nodes=N|depth=N|movetime=MS|clock=SECONDS+INC]
-//	      [-openings FILE.epd|FILE.pgn] [-pgn FILE] [-concurrency K] [-seed S]
+//	      [-openings FILE.epd|FILE.pgn [-book-plies N] | -random-plies N]
+//	      [-pgn FILE] [-concurrency K] [-seed S]
 //	      [-sprt elo0=0,elo1=5,alpha=0.05,beta=0.05] [-resign SCORE,MOVES]
 //	      [-draw SCORE,MOVES,MINPLY] [-timeout-margin D]
 //
@@ -57,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		aTC          = fs.String("a-tc", "", "time control for engine A only (overrides -tc)")
 		bTC          = fs.String("b-tc", "", "time control for engine B only (overrides -tc)")
 		openings     = fs.String("openings", "", "opening book: EPD (one FEN per line) or PGN (mainlines); default: built-in lines")
+		bookPlies    = fs.Int("book-plies", 0, "play at most this many plies of each book line (0: all)")
 		randomPlies  = fs.Int("random-plies", 0, "without -openings: start each pair from this many random plies instead of the built-in lines")
 		pgnPath      = fs.String("pgn", "", "write the games to this PGN file")
 		concurrency  = fs.Int("concurrency", 1, "games played at once")
@@ -141,6 +143,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfg.openings = book.Random((*games+1)/2, *randomPlies, *seed)
 	default:
 		cfg.openings = book.Builtin()
+	}
+	if *bookPlies < 0 {
+		return fmt.Errorf("-book-plies %d: must not be negative", *bookPlies)
+	}
+	if *bookPlies > 0 {
+		for i := range cfg.openings {
+			o := &cfg.openings[i]
+			o.Moves = o.Moves[:min(len(o.Moves), *bookPlies)]
+		}
 	}
 	cfg.event = *event
 	if cfg.event == "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +312,54 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+func TestSameSeedReplaysTheSameGames(t *testing.T) {
+	play := func(seed uint64) []book.Game {
+		var pgn bytes.Buffer
+		cfg := testConfig(t, fake(t, "random"), fake(t, "random"), 6, "nodes=1", &pgn)
+		cfg.concurrency, cfg.seed = 2, seed
+		if _, err := runMatch(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		return readBack(t, pgn.String())
+	}
+	a, b, c := play(5), play(5), play(6)
+	same := func(x, y []book.Game) bool {
+		for i := range x {
+			if x[i].Tags["Result"] != y[i].Tags["Result"] || !slices.Equal(x[i].Moves, y[i].Moves) {
+				return false
+			}
+		}
+		return len(x) == len(y)
+	}
+	if !same(a, b) {
+		t.Error("two runs with seed 5 played different games")
+	}
+	if same(a, c) {
+		t.Error("seeds 5 and 6 played the same games (the opening order should differ)")
+	}
+}
+
+func TestBookPliesCutsTheBookLines(t *testing.T) {
+	dir := t.TempDir()
+	bookPath := filepath.Join(dir, "book.pgn")
+	if err := os.WriteFile(bookPath, []byte("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pgnPath := filepath.Join(dir, "out.pgn")
+	exe := fake(t)[0]
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-a", exe + " random", "-b", exe + " random", "-games", "2", "-tc", "nodes=1",
+		"-openings", bookPath, "-book-plies", "3", "-pgn", pgnPath, "-quiet"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\n1. e4 e5 2. Nf3 {book} 2... ") {
+		t.Errorf("the book should stop after 2. Nf3:\n%s", data)
 	}
 }
