@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 BINARIES := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build test bench perft vet fmt clean
+.PHONY: all build test test-nodecheck bench perft vet fmt clean
 
 all: build
 
@@ -19,10 +19,20 @@ fmt:
 
 # The one test command: formatting, vet, race-enabled tests, and the checks
 # against outside programs (Stockfish perft cross-check).
-test: build
+test: build test-nodecheck
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -timeout 20m ./...
+
+# Independent proof that outside readers take our datasets: DuckDB (from npm,
+# its own Parquet reader) reads a small Go-written dataset and checks rows,
+# planes against each FEN, and metadata (encoder/nodecheck/check.mjs).
+NODECHECK_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-nodecheck
+test-nodecheck:
+	cd encoder/nodecheck && npm ci --silent --no-audit --no-fund
+	rm -rf $(NODECHECK_DIR)
+	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR) -games 40 -shards 2
+	node encoder/nodecheck/check.mjs $(NODECHECK_DIR)
 
 # Benchmarks: move generation (perft), and more as parts land.
 bench:
