@@ -9,7 +9,7 @@ import (
 
 func TestColourSymmetryMirroredPositionScoresTheSameForTheSideToMove(t *testing.T) {
 	ps := testPositions(t)
-	if len(ps) < 5000 {
+	if len(ps) < 3000 {
 		t.Fatalf("only %d test positions", len(ps))
 	}
 	for _, p := range ps {

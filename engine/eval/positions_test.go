@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"chessforge/engine/board"
@@ -80,11 +81,19 @@ func epdPositions(t testing.TB, path string, k int) []*board.Position {
 	return out
 }
 
-// testPositions is the shared corpus: random playouts plus a slice of the
-// Wukong set.
+var (
+	corpusOnce sync.Once
+	corpus     []*board.Position
+)
+
+// testPositions is the shared corpus, built once: random playouts plus
+// every tenth position of the Wukong set (about 10,000 in all).
 func testPositions(t testing.TB) []*board.Position {
-	ps := randomPositions(t, 6000, 1)
-	return append(ps, epdPositions(t, wukongPath, 4)...)
+	corpusOnce.Do(func() {
+		corpus = randomPositions(t, 3500, 1)
+		corpus = append(corpus, epdPositions(t, wukongPath, 10)...)
+	})
+	return corpus
 }
 
 // mirrorFEN returns the position with the board flipped top to bottom,
