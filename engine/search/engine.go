@@ -307,8 +307,8 @@ func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
 			if w.stopped {
 				break
 			}
-			// Stable sort keeps the order of equal scores, for determinism.
-			slices.SortStableFunc(w.rootMoves[w.pvIdx:], func(a, b rootMove) int { return b.score - a.score })
+			// Sort the lines found so far; stable, for determinism.
+			slices.SortStableFunc(w.rootMoves[:w.pvIdx+1], func(a, b rootMove) int { return b.score - a.score })
 		}
 		if w.stopped {
 			break // the root moves are sorted: the best found so far leads

@@ -68,6 +68,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	if depth <= 0 {
 		return w.quiescence(alpha, beta, ply)
 	}
+	if w.stopped {
+		return 0
+	}
 	w.nodes++
 	if w.nodes&1023 == 0 {
 		w.checkLimits()
@@ -223,14 +226,16 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		isCapture := p.IsCapture(m)
 		quiet := !isCapture && !m.IsPromotion()
-		if quiet && skipQuiets {
+		givesCheck := p.GivesCheck(m)
+		if quiet && skipQuiets && !givesCheck {
 			continue
 		}
 		moveCount++
 
-		// Pruning of late or losing moves at shallow depth.
+		// Pruning of late or losing moves at shallow depth. Quiet checks
+		// are only pruned when they lose material.
 		if !root && bestScore > -MateInMaxPly && p.NonPawnMaterial(us) {
-			if quiet {
+			if quiet && !givesCheck {
 				if depth <= 8 && moveCount > (3+depth*depth)/(2-b2i(improving)) {
 					skipQuiets = true
 					continue
@@ -268,7 +273,6 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 
 		histScore := int(w.history[us][m.From()][m.To()])
 		p.MakeMove(m)
-		givesCheck := p.InCheck()
 		if givesCheck && ext == 0 {
 			ext = 1
 		}
@@ -408,6 +412,9 @@ func abs(x int) int {
 // quiescence searches captures and promotions (all evasions in check) until
 // the position is quiet, so that the static evaluation is only trusted there.
 func (w *worker) quiescence(alpha, beta, ply int) int {
+	if w.stopped {
+		return 0
+	}
 	w.nodes++
 	if w.nodes&1023 == 0 {
 		w.checkLimits()
