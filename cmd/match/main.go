@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		tcFlag       = fs.String("tc", "nodes=20000", "time control for both: nodes=N, depth=N, movetime=MS or clock=SECONDS+INC")
 		aTC          = fs.String("a-tc", "", "time control for engine A only (overrides -tc)")
 		bTC          = fs.String("b-tc", "", "time control for engine B only (overrides -tc)")
-		openings     = fs.String("openings", "", "opening book: EPD (one FEN per line) or PGN (mainlines); default: built-in lines")
+		openings     = fs.String("openings", "", "opening book: EPD (one FEN per line) or PGN (mainlines); default: 44 built-in lines, then the same lines with two random plies added")
 		bookPlies    = fs.Int("book-plies", 0, "play at most this many plies of each book line (0: all)")
 		randomPlies  = fs.Int("random-plies", 0, "without -openings: start each pair from this many random plies instead of the built-in lines")
 		pgnPath      = fs.String("pgn", "", "write the games to this PGN file")
@@ -142,7 +142,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case *randomPlies > 0:
 		cfg.openings = book.Random((*games+1)/2, *randomPlies, *seed)
 	default:
-		cfg.openings = book.Builtin()
+		// Past the built-in lines, each is played again with two random
+		// plies added, so that no pair repeats another.
+		cfg.openings = book.Extend(book.Builtin(), (*games+1)/2, 2, *seed)
 	}
 	if *bookPlies < 0 {
 		return fmt.Errorf("-book-plies %d: must not be negative", *bookPlies)
@@ -152,6 +154,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			o := &cfg.openings[i]
 			o.Moves = o.Moves[:min(len(o.Moves), *bookPlies)]
 		}
+	}
+	if pairs := (*games + 1) / 2; pairs > len(cfg.openings) {
+		fmt.Fprintf(stderr, "match: note: %d game pairs from %d openings: openings repeat, and engines that search deterministically (nodes or depth limits) repeat their games\n", pairs, len(cfg.openings))
 	}
 	cfg.event = *event
 	if cfg.event == "" {

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"chessforge/engine/board"
@@ -169,6 +170,45 @@ func Random(n, plies int, seed uint64) []Opening {
 			continue
 		}
 		out = append(out, Opening{Moves: moves, Name: fmt.Sprintf("random %d", len(out)+1)})
+	}
+	return out
+}
+
+// Extend returns n openings: the given ones, then, as often as needed, each
+// of them again followed by plies random legal moves (drawn anew for every
+// copy), so that a long match does not replay the same lines. The same seed
+// gives the same openings.
+func Extend(openings []Opening, n, plies int, seed uint64) []Opening {
+	out := slices.Clone(openings[:min(n, len(openings))])
+	rng := rand.New(rand.NewPCG(seed, 0x657874656e64))
+	var list board.MoveList
+	for round := 1; len(out) < n; round++ {
+		for _, o := range openings {
+			if len(out) == n {
+				break
+			}
+			for {
+				pos, err := o.Position()
+				if err != nil {
+					break // a bad opening is reported when it is played
+				}
+				moves := slices.Clone(o.Moves)
+				for range plies {
+					pos.GenerateLegal(&list)
+					if list.N == 0 {
+						break
+					}
+					m := list.Moves[rng.IntN(list.N)]
+					moves = append(moves, m.String())
+					pos.MakeMove(m)
+				}
+				if pos.Outcome() != board.Ongoing || len(moves) != len(o.Moves)+plies {
+					continue
+				}
+				out = append(out, Opening{FEN: o.FEN, Moves: moves, Name: fmt.Sprintf("%s + %s", o.Name, strings.Join(moves[len(o.Moves):], " "))})
+				break
+			}
+		}
 	}
 	return out
 }

@@ -133,3 +133,39 @@ func TestOrderAndRandomAreReproducible(t *testing.T) {
 		}
 	}
 }
+
+func TestExtendAddsRandomPliesAfterTheLines(t *testing.T) {
+	base := Builtin()[:3]
+	ext := Extend(base, 8, 2, 9)
+	if len(ext) != 8 {
+		t.Fatalf("got %d openings, want 8", len(ext))
+	}
+	seen := map[string]bool{}
+	for i, o := range ext {
+		pos, err := o.Position()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := base[i%3]
+		want := len(b.Moves)
+		if i >= 3 {
+			want += 2
+		}
+		if len(o.Moves) != want || !slices.Equal(o.Moves[:len(b.Moves)], b.Moves) {
+			t.Errorf("opening %d (%s): moves %v, want %s plus %d", i, o.Name, o.Moves, b.Name, want-len(b.Moves))
+		}
+		if seen[pos.FEN()] {
+			t.Errorf("opening %d (%s) repeats a position", i, o.Name)
+		}
+		seen[pos.FEN()] = true
+	}
+	again := Extend(base, 8, 2, 9)
+	for i := range ext {
+		if !slices.Equal(ext[i].Moves, again[i].Moves) {
+			t.Fatalf("Extend differs for the same seed at %d", i)
+		}
+	}
+	if got := Extend(base, 2, 2, 9); len(got) != 2 {
+		t.Errorf("Extend to fewer openings: got %d, want 2", len(got))
+	}
+}
