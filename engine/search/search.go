@@ -37,7 +37,7 @@ func lmr(depth, moveNumber int) int {
 	return int(lmrTable[min(depth, 63)][min(moveNumber, 63)])
 }
 
-// checkLimits runs every 1024 nodes: it polls the stop flag, and on the
+// checkLimits runs every 512 nodes: it polls the stop flag, and on the
 // main thread the clock and the node budget.
 func (w *worker) checkLimits() {
 	w.nodesPub.Store(w.nodes)
@@ -72,7 +72,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		return 0
 	}
 	w.nodes++
-	if w.nodes&1023 == 0 {
+	if w.nodes&511 == 0 {
 		w.checkLimits()
 	}
 	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {
@@ -416,7 +416,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 		return 0
 	}
 	w.nodes++
-	if w.nodes&1023 == 0 {
+	if w.nodes&511 == 0 {
 		w.checkLimits()
 	}
 	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {

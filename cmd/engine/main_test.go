@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var engineBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "engine-test")
+	if err != nil {
+		panic(err)
+	}
+	engineBin = filepath.Join(dir, "engine")
+	if out, err := exec.Command("go", "build", "-o", engineBin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// process is a running engine with line-wise access to its output.
+type process struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+}
+
+func start(t *testing.T) *process {
+	cmd := exec.Command(engineBin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{t: t, cmd: cmd, in: in, lines: make(chan string, 1024)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return p
+}
+
+func (p *process) send(s string) {
+	if _, err := io.WriteString(p.in, s+"\n"); err != nil {
+		p.t.Fatalf("send %q: %v", s, err)
+	}
+}
+
+// expect reads lines until one starts with prefix, within d.
+func (p *process) expect(prefix string, d time.Duration) string {
+	p.t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("engine exited while waiting for %q", prefix)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		case <-deadline:
+			p.t.Fatalf("no %q within %v", prefix, d)
+		}
+	}
+}
+
+func TestUCISessionThroughSubprocess(t *testing.T) {
+	p := start(t)
+	p.send("uci")
+	p.expect("uciok", 5*time.Second)
+	p.send("setoption name Hash value 32")
+	p.send("setoption name Threads value 2")
+	p.send("isready")
+	p.expect("readyok", 5*time.Second)
+	p.send("ucinewgame")
+	p.send("position startpos moves e2e4 e7e5 g1f3")
+	p.send("go infinite")
+	p.expect("info depth 3", 10*time.Second)
+	// go returned at once: the engine answers while it searches.
+	p.send("isready")
+	p.expect("readyok", 2*time.Second)
+	p.send("stop")
+	bm := p.expect("bestmove ", 2*time.Second)
+	if !regexp.MustCompile(`^bestmove [a-h][1-8][a-h][1-8]`).MatchString(bm) {
+		t.Errorf("bad bestmove line %q", bm)
+	}
+	// A timed search on a clock.
+	p.send("position startpos")
+	p.send("go wtime 3000 btime 3000 winc 100 binc 100")
+	start := time.Now()
+	p.expect("bestmove ", 3*time.Second)
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("took %v on a 3 s clock", el)
+	}
+	p.send("go perft 2")
+	p.expect("Nodes searched: 400", 5*time.Second)
+	p.send("quit")
+	done := make(chan error)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("engine exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("engine did not quit")
+	}
+}
+
+func TestQuitDuringSearch(t *testing.T) {
+	p := start(t)
+	p.send("position startpos")
+	p.send("go infinite")
+	p.expect("info depth 2", 10*time.Second)
+	p.send("quit")
+	done := make(chan error)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Error("engine did not quit while searching")
+	}
+}
+
+func TestBenchFromShell(t *testing.T) {
+	out, err := exec.Command(engineBin, "bench", "4").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := lines[len(lines)-1]
+	if !regexp.MustCompile(`^\d+ nodes \d+ nps$`).MatchString(last) {
+		t.Errorf("last line %q, want \"N nodes N nps\"", last)
+	}
+	// The node count is a signature: the same on every run.
+	out2, err := exec.Command(engineBin, "bench", "4").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2 := strings.Split(strings.TrimSpace(string(out2)), "\n")
+	if strings.Fields(last)[0] != strings.Fields(l2[len(l2)-1])[0] {
+		t.Errorf("bench node counts differ: %q vs %q", last, l2[len(l2)-1])
+	}
+}
