@@ -330,3 +330,24 @@ func TestBenchPositionsAreValid(t *testing.T) {
 }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+func TestQuietPVResolvesCaptures(t *testing.T) {
+	e := New(Options{HashMB: 1})
+	// White's rook takes the undefended bishop; the leaf is quiet.
+	p := mustFEN(t, "4k3/8/8/3b4/8/8/8/3RK3 w - - 0 1")
+	pv, score := e.QuietPV(p)
+	if len(pv) != 1 || pv[0].String() != "d1d5" {
+		t.Fatalf("quiet PV %v, want [d1d5]", pv)
+	}
+	if score < 300 {
+		t.Errorf("score %d after winning a bishop", score)
+	}
+	if p.FEN() != "4k3/8/8/3b4/8/8/8/3RK3 w - - 0 1" {
+		t.Error("QuietPV modified its input")
+	}
+	// A quiet position resolves to itself.
+	pv, _ = e.QuietPV(board.NewPosition())
+	if len(pv) != 0 {
+		t.Errorf("start position: quiet PV %v, want empty", pv)
+	}
+}
