@@ -167,89 +167,78 @@ func addPromotions(list *MoveList, from, to Square) {
 
 // generatePawnMoves adds pawn pushes, captures, promotions and en passant.
 // target is the set of squares allowed by check (all non-own squares when
-// not in check).
+// not in check). Pawns that are not pinned move in bulk; a pinned pawn (rare)
+// goes through the same code with its targets cut down to the pin line.
 func (p *Position) generatePawnMoves(list *MoveList, us Color, pinned Bitboard, ksq Square, target Bitboard, capturesOnly bool) {
-	them := us.Other()
 	pawns := p.pieces[Pawn] & p.colors[us]
-	empty := ^p.Occupied()
-	enemies := p.colors[them] & target
-	var up Square = 8
-	promoRank, thirdRank := Rank8, Rank3
-	if us == Black {
-		up = -8
-		promoRank, thirdRank = Rank1, Rank6
-	}
-	shiftUp := func(b Bitboard) Bitboard {
-		if us == White {
-			return b << 8
-		}
-		return b >> 8
-	}
-	// legalFrom reports whether a pawn leaving from may reach to given pins.
-	free := pawns &^ pinned
-
-	// Pushes.
-	single := shiftUp(pawns) & empty
-	double := shiftUp(single&thirdRank) & empty & target
-	single &= target
-	for b := single & promoRank; b != 0; {
-		to := b.PopLSB()
-		from := to - up
-		if !pinned.Has(from) || lineBB[ksq][from].Has(to) {
-			addPromotions(list, from, to)
-		}
-	}
-	if !capturesOnly {
-		for b := single &^ promoRank; b != 0; {
-			to := b.PopLSB()
-			from := to - up
-			if free.Has(from) || lineBB[ksq][from].Has(to) {
-				list.add(NewMove(from, to))
-			}
-		}
-		for b := double; b != 0; {
-			to := b.PopLSB()
-			from := to - 2*up
-			if free.Has(from) || lineBB[ksq][from].Has(to) {
-				list.add(NewMove(from, to))
-			}
-		}
-	}
-
-	// Captures, towards the a-file side then the h-file side.
-	var west, east Bitboard
-	var dw, de Square
-	if us == White {
-		west, east = (pawns&^FileA)<<7, (pawns&^FileH)<<9
-		dw, de = 7, 9
-	} else {
-		west, east = (pawns&^FileA)>>9, (pawns&^FileH)>>7
-		dw, de = -9, -7
-	}
-	for _, c := range [2]struct {
-		bb Bitboard
-		d  Square
-	}{{west & enemies, dw}, {east & enemies, de}} {
-		for b := c.bb; b != 0; {
-			to := b.PopLSB()
-			from := to - c.d
-			if pinned.Has(from) && !lineBB[ksq][from].Has(to) {
-				continue
-			}
-			if promoRank.Has(to) {
-				addPromotions(list, from, to)
-			} else {
-				list.add(NewMove(from, to))
-			}
-		}
+	p.addPawnMoves(list, us, pawns&^pinned, target, capturesOnly)
+	for b := pawns & pinned; b != 0; {
+		from := b.PopLSB()
+		p.addPawnMoves(list, us, SquareBB(from), target&lineBB[ksq][from], capturesOnly)
 	}
 
 	// En passant: verified by playing it out on the bitboards.
 	if p.st.epHashed {
-		for b := pawnAttacks[them][p.st.ep] & pawns; b != 0; {
+		for b := pawnAttacks[us.Other()][p.st.ep] & pawns; b != 0; {
 			if from := b.PopLSB(); p.enPassantSafe(from) {
 				list.add(newEnPassant(from, p.st.ep))
 			}
+		}
+	}
+}
+
+// addPawnMoves adds the pushes, captures and promotions (en passant aside)
+// of the pawns in pawns that land on squares in allowed.
+func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboard, capturesOnly bool) {
+	empty := ^p.Occupied()
+	enemies := p.colors[us.Other()] & allowed
+	// up, dw and de are the steps of a push and of the captures towards the
+	// a-file and the h-file.
+	var single, double, west, east Bitboard
+	var up, dw, de Square
+	promoRank := Rank8
+	if us == White {
+		single = pawns << 8 & empty
+		double = (single & Rank3) << 8 & empty
+		west, east = (pawns&^FileA)<<7&enemies, (pawns&^FileH)<<9&enemies
+		up, dw, de = 8, 7, 9
+	} else {
+		single = pawns >> 8 & empty
+		double = (single & Rank6) >> 8 & empty
+		west, east = (pawns&^FileA)>>9&enemies, (pawns&^FileH)>>7&enemies
+		up, dw, de = -8, -9, -7
+		promoRank = Rank1
+	}
+	single &= allowed
+
+	for b := single & promoRank; b != 0; {
+		to := b.PopLSB()
+		addPromotions(list, to-up, to)
+	}
+	if !capturesOnly {
+		for b := single &^ promoRank; b != 0; {
+			to := b.PopLSB()
+			list.add(NewMove(to-up, to))
+		}
+		for b := double & allowed; b != 0; {
+			to := b.PopLSB()
+			list.add(NewMove(to-2*up, to))
+		}
+	}
+	for b := west; b != 0; {
+		to := b.PopLSB()
+		if promoRank.Has(to) {
+			addPromotions(list, to-dw, to)
+		} else {
+			list.add(NewMove(to-dw, to))
+		}
+	}
+	for b := east; b != 0; {
+		to := b.PopLSB()
+		if promoRank.Has(to) {
+			addPromotions(list, to-de, to)
+		} else {
+			list.add(NewMove(to-de, to))
 		}
 	}
 }

@@ -3,18 +3,26 @@ package board
 // Perft counts the leaf nodes of the legal move tree to the given depth,
 // counting the last ply in bulk from the size of the move list.
 func (p *Position) Perft(depth int) uint64 {
-	var list MoveList
-	p.GenerateLegal(&list)
-	if depth <= 1 {
-		if depth <= 0 {
-			return 1
-		}
+	if depth <= 0 {
+		return 1
+	}
+	// One move list per ply, allocated once: a list declared in each call
+	// would be zeroed at every node.
+	lists := make([]MoveList, depth)
+	return p.perft(depth, lists)
+}
+
+// perft is Perft for depth >= 1 with lists[d-1] the move list of depth d.
+func (p *Position) perft(depth int, lists []MoveList) uint64 {
+	list := &lists[depth-1]
+	p.GenerateLegal(list)
+	if depth == 1 {
 		return uint64(list.N)
 	}
 	var n uint64
 	for _, m := range list.Slice() {
 		p.MakeMove(m)
-		n += p.Perft(depth - 1)
+		n += p.perft(depth-1, lists)
 		p.UnmakeMove()
 	}
 	return n

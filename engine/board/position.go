@@ -129,11 +129,14 @@ func (p *Position) Moves() []Move {
 	return ms
 }
 
+// put, remove and move change the board and the hash incrementally. They
+// are only called with real pieces, so the piece's type and colour come from
+// plain arithmetic.
 func (p *Position) put(pc Piece, s Square) {
 	b := SquareBB(s)
 	p.board[s] = pc
-	p.pieces[pc.Type()] |= b
-	p.colors[pc.Color()] |= b
+	p.pieces[pc%6] |= b
+	p.colors[pc/6] |= b
 	p.st.hash ^= zobristPiece[pc][s]
 }
 
@@ -141,8 +144,8 @@ func (p *Position) remove(s Square) {
 	pc := p.board[s]
 	b := SquareBB(s)
 	p.board[s] = NoPiece
-	p.pieces[pc.Type()] &^= b
-	p.colors[pc.Color()] &^= b
+	p.pieces[pc%6] &^= b
+	p.colors[pc/6] &^= b
 	p.st.hash ^= zobristPiece[pc][s]
 }
 
@@ -151,8 +154,8 @@ func (p *Position) move(from, to Square) {
 	b := SquareBB(from) | SquareBB(to)
 	p.board[from] = NoPiece
 	p.board[to] = pc
-	p.pieces[pc.Type()] ^= b
-	p.colors[pc.Color()] ^= b
+	p.pieces[pc%6] ^= b
+	p.colors[pc/6] ^= b
 	p.st.hash ^= zobristPiece[pc][from] ^ zobristPiece[pc][to]
 }
 
@@ -286,7 +289,17 @@ func (p *Position) MakeMove(m Move) {
 	if pc.Type() == Pawn && (to-from == 16 || from-to == 16) {
 		p.setEnPassant((from + to) / 2)
 	}
-	st.checkers = p.AttackersTo(p.KingSquare(them), p.Occupied()) & p.colors[us]
+	st.checkers = p.attackersBy(us, p.KingSquare(them))
+}
+
+// attackersBy returns colour c's pieces that attack s (a king cannot give
+// check, so kings are left out).
+func (p *Position) attackersBy(c Color, s Square) Bitboard {
+	occ := p.Occupied()
+	return (pawnAttacks[c.Other()][s]&p.pieces[Pawn] |
+		knightAttacks[s]&p.pieces[Knight] |
+		BishopAttacks(s, occ)&(p.pieces[Bishop]|p.pieces[Queen]) |
+		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])) & p.colors[c]
 }
 
 // UnmakeMove takes back the last move made, restoring the position and its
