@@ -169,7 +169,7 @@ func TestNodeLimitedSearchIsDeterministic(t *testing.T) {
 }
 
 func TestSearchRespectsMoveTime(t *testing.T) {
-	e := New(Options{HashMB: 8, MoveOverhead: 30 * time.Millisecond})
+	e := New(Options{HashMB: 8, MoveOverhead: 50 * time.Millisecond})
 	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
 	budget := 100 * time.Millisecond
 	for i := 0; i < 10; i++ {
@@ -185,12 +185,13 @@ func TestSearchRespectsMoveTime(t *testing.T) {
 }
 
 func TestSearchRespectsClock(t *testing.T) {
-	e := New(Options{HashMB: 8, MoveOverhead: 30 * time.Millisecond})
+	e := New(Options{HashMB: 8, MoveOverhead: 50 * time.Millisecond})
 	p := board.NewPosition()
-	// A quick game on a 2 s + 10 ms clock: every move within the time left.
+	// A quick game on a 2 s + 50 ms clock: every move within the time left.
+	inc := 50 * time.Millisecond
 	left := 2 * time.Second
 	for ply := 0; ply < 40 && left > 0; ply++ {
-		lim := Limits{WTime: left, BTime: left, WInc: 10 * time.Millisecond, BInc: 10 * time.Millisecond}
+		lim := Limits{WTime: left, BTime: left, WInc: inc, BInc: inc}
 		start := time.Now()
 		res := e.Search(p, lim, nil)
 		used := time.Since(start)
@@ -200,7 +201,7 @@ func TestSearchRespectsClock(t *testing.T) {
 		if res.BestMove == board.NullMove {
 			break
 		}
-		left = left - used + 10*time.Millisecond
+		left = left - used + inc
 		p.MakeMove(res.BestMove)
 		if p.Outcome() != board.Ongoing {
 			break
