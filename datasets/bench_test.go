@@ -1,6 +1,8 @@
 package datasets
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -39,6 +41,59 @@ func BenchmarkWrite(b *testing.B) {
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "positions/s")
 	b.ReportMetric(float64(rows)/(cpuSeconds()-cpu0), "positions/cpu-s")
 	b.ReportMetric(float64(size)/float64(rows/int64(b.N)), "bytes/position")
+	logColumnBytes(b, path)
+}
+
+// logColumnBytes logs each column's share of the bytes per position.
+func logColumnBytes(b *testing.B, path string) {
+	infos, err := Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := infos[0]
+	line := ""
+	for _, c := range ColumnNames() {
+		line += fmt.Sprintf(" %s %.2f", c, float64(in.ColumnBytes[c])/float64(in.Rows))
+	}
+	b.Logf("%d rows, %d row groups, bytes/position by column:%s", in.Rows, in.RowGroups, line)
+}
+
+// BenchmarkWriteSettings compares zstd levels and row group sizes on the
+// same positions, reporting bytes per position and positions/cpu-s.
+func BenchmarkWriteSettings(b *testing.B) {
+	games := playGames(5, 400, 160)
+	for _, level := range []int{1, 3, 7, 12} {
+		for _, group := range []int{8192, 32768, 131072} {
+			b.Run(fmt.Sprintf("zstd%d/group%d", level, group), func(b *testing.B) {
+				path := filepath.Join(b.TempDir(), "s.parquet")
+				opts := testOptions()
+				opts.CompressionLevel, opts.RowGroupRows = level, group
+				cpu0 := cpuSeconds()
+				var rows int64
+				for i := 0; i < b.N; i++ {
+					w, err := Create(path, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var row Row
+					for _, g := range games {
+						gameRows(b, g, &row, func(r *Row) {
+							if err := w.Write(r); err != nil {
+								b.Fatal(err)
+							}
+						})
+					}
+					if err := w.Close(); err != nil {
+						b.Fatal(err)
+					}
+					rows += w.Rows()
+				}
+				st, _ := os.Stat(path)
+				b.ReportMetric(float64(st.Size())/float64(rows/int64(b.N)), "bytes/position")
+				b.ReportMetric(float64(rows)/(cpuSeconds()-cpu0), "positions/cpu-s")
+			})
+		}
+	}
 }
 
 // cpuSeconds returns the CPU time the process has used, user and system:
@@ -48,4 +103,64 @@ func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// BenchmarkRead reads back a file of playout positions, every column, and
+// reports positions/s.
+func BenchmarkRead(b *testing.B) {
+	benchRead(b, nil)
+}
+
+// BenchmarkReadWithoutPlanes reads every column but planes, as the tools
+// that need no network input do.
+func BenchmarkReadWithoutPlanes(b *testing.B) {
+	var cols []string
+	for _, c := range ColumnNames() {
+		if c != ColPlanes {
+			cols = append(cols, c)
+		}
+	}
+	benchRead(b, cols)
+}
+
+func benchRead(b *testing.B, cols []string) {
+	path := filepath.Join(b.TempDir(), "read.parquet")
+	w, err := Create(path, testOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var row Row
+	for _, g := range playGames(8, 300, 160) {
+		gameRows(b, g, &row, func(r *Row) {
+			if err := w.Write(r); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	var rows int64
+	var batch Batch
+	for i := 0; i < b.N; i++ {
+		rd, err := Open(path, &ReaderOptions{Columns: cols})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			err := rd.ReadBatch(&batch)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows += int64(batch.Len)
+		}
+		rd.Close()
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "positions/s")
+	b.ReportMetric(float64(rows)/(cpuSeconds()-cpu0), "positions/cpu-s")
 }

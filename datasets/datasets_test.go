@@ -68,13 +68,13 @@ func sameRow(a, b *Row) bool {
 }
 
 func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
-	games := playGames(1, 40, 150)
+	games := playGames(1, 16, 150)
 	path := filepath.Join(t.TempDir(), "games.parquet")
 	opts := testOptions()
-	opts.RowGroupRows = 1500 // several row groups, batch and group boundaries mid-game
+	opts.RowGroupRows = 600 // several row groups, batch and group boundaries mid-game
 	opts.Metadata = map[string]string{"chessforge.note": "round trip"}
 	want := writeGames(t, path, games, opts)
-	if len(want) < 3000 {
+	if len(want) < 1500 {
 		t.Fatalf("only %d rows written", len(want))
 	}
 	terms := map[Termination]bool{}
@@ -82,7 +82,7 @@ func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
 		terms[r.Termination] = true
 	}
 
-	rd, err := Open(path, &ReaderOptions{BatchRows: 700})
+	rd, err := Open(path, &ReaderOptions{BatchRows: 250})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +105,8 @@ func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := infos[0]
-	if in.Rows != int64(len(want)) || in.RowGroups != (len(want)+1499)/1500 {
-		t.Errorf("Stat: %d rows in %d row groups, want %d rows in %d", in.Rows, in.RowGroups, len(want), (len(want)+1499)/1500)
+	if in.Rows != int64(len(want)) || in.RowGroups != (len(want)+599)/600 {
+		t.Errorf("Stat: %d rows in %d row groups, want %d rows in %d", in.Rows, in.RowGroups, len(want), (len(want)+599)/600)
 	}
 	for k, v := range map[string]string{
 		KeySchemaVersion: "1", KeyPlanes: "18x8x8-v1", KeyPolicy: "73x8x8-v1",
@@ -130,7 +130,7 @@ func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
 // list with no null anywhere (arrow-go before v18.5 wrote them as nulls).
 func TestPlanesReadBackAsFixedSizeListWithoutNulls(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.parquet")
-	want := writeGames(t, path, playGames(2, 5, 80), testOptions())
+	want := writeGames(t, path, playGames(2, 3, 60), testOptions())
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -168,8 +168,8 @@ func TestPlanesReadBackAsFixedSizeListWithoutNulls(t *testing.T) {
 
 func TestReadBatchAndColumnSelection(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.parquet")
-	want := writeGames(t, path, playGames(3, 10, 100), testOptions())
-	rd, err := Open(path, &ReaderOptions{Columns: []string{ColGameID, ColPly, ColResult}, BatchRows: 256})
+	want := writeGames(t, path, playGames(3, 5, 100), testOptions())
+	rd, err := Open(path, &ReaderOptions{Columns: []string{ColGameID, ColPly, ColResult}, BatchRows: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestReadBatchAndColumnSelection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Len > 256 || len(b.GameID) != b.Len || len(b.Planes) != 0 || len(b.FEN) != 0 {
+		if b.Len > 100 || len(b.GameID) != b.Len || len(b.Planes) != 0 || len(b.FEN) != 0 {
 			t.Fatalf("batch of %d rows with %d game ids, %d plane values, %d FENs", b.Len, len(b.GameID), len(b.Planes), len(b.FEN))
 		}
 		for i := 0; i < b.Len; i++ {
@@ -203,7 +203,7 @@ func TestDirectoryAndGlobReadShardsInOrder(t *testing.T) {
 	dir := t.TempDir()
 	var want []Row
 	for i, name := range []string{"part-000.parquet", "part-001.parquet", "part-002.parquet"} {
-		want = append(want, writeGames(t, filepath.Join(dir, name), playGames(uint64(10+i), 3, 60), testOptions())...)
+		want = append(want, writeGames(t, filepath.Join(dir, name), playGames(uint64(10+i), 2, 40), testOptions())...)
 	}
 	// An unfinished shard and a stray file are not part of the dataset.
 	if err := os.WriteFile(filepath.Join(dir, "part-003.parquet.tmp"), []byte("half written"), 0o644); err != nil {
@@ -370,7 +370,7 @@ func TestOpenRejectsBadFilesNamingThem(t *testing.T) {
 func TestCorruptPageIsReportedWithTheFileName(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.parquet")
-	writeGames(t, path, playGames(6, 20, 120), testOptions())
+	writeGames(t, path, playGames(6, 8, 100), testOptions())
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,9 @@ type FileInfo struct {
 	CreatedBy string
 	Schema    *arrow.Schema     // the Arrow schema stored in the file
 	Metadata  map[string]string // key-value metadata, ARROW:schema left out
+	// ColumnBytes is the compressed size of each top-level column (pages
+	// and dictionaries) summed over row groups, by column name.
+	ColumnBytes map[string]int64
 }
 
 // openFile opens a dataset file and checks its metadata and schema.
@@ -102,6 +105,15 @@ func openFile(path string) (*file.Reader, *FileInfo, error) {
 	info := &FileInfo{
 		Path: path, Size: st.Size(), Rows: md.NumRows, RowGroups: md.NumRowGroups(),
 		CreatedBy: md.GetCreatedBy(), Metadata: map[string]string{},
+	}
+	info.ColumnBytes = map[string]int64{}
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		for c := 0; c < rg.NumColumns(); c++ {
+			if cc, err := rg.ColumnChunk(c); err == nil {
+				info.ColumnBytes[cc.PathInSchema()[0]] += cc.TotalCompressedSize()
+			}
+		}
 	}
 	kv := md.KeyValueMetadata()
 	for i, k := range kv.Keys() {
