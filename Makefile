@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 BINARIES := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build test test-nodecheck bench perft vet fmt clean
+.PHONY: all build test test-nodecheck bench perft vet fmt clean selfplay loop
 
 all: build
 
@@ -44,3 +44,18 @@ perft:
 
 clean:
 	rm -rf $(BIN)
+
+# The README's first command: build, play the default self-play job of
+# configs/selfplay.json (a few hundred games, a few minutes on 2 cores) into
+# data/, then describe the dataset and say where the PGN is.
+selfplay: build
+	@mkdir -p data
+	$(BIN)/selfplay -config configs/selfplay.json
+	$(BIN)/dataset info data/selfplay.parquet
+	@echo "PGN: data/selfplay.pgn"
+
+# One improvement cycle: self-play, tune, rebuild, SPRT match against the
+# engine before the tune; keeps or reverts engine/eval/weights_gen.go.
+# configs/loop.json sets each stage's arguments (scale it up there).
+loop: build
+	$(BIN)/loop -config configs/loop.json
