@@ -37,6 +37,8 @@ func TestParseFENRejects(t *testing.T) {
 		{"seventeen pieces", "4k3/8/8/8/8/NNNNNNNN/NNNNNNNN/4K3 w - - 0 1", "placement", "17 pieces"},
 		{"side not to move in check", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "placement", "black) is in check"},
 		{"white in check, black to move", "4k3/8/8/8/8/8/4r3/4K3 b - - 0 1", "placement", "white) is in check"},
+		{"kings side by side", "8/8/8/3kK3/8/8/8/8 w - - 0 1", "placement", "black) is in check"},
+		{"side not to move checked by a pawn", "8/8/8/3k4/4P3/8/8/4K3 w - - 0 1", "placement", "black) is in check"},
 		{"triple check", "4k3/8/8/8/1b6/3n4/4r3/4K3 w - - 0 1", "placement", "3 pieces"},
 		{"side letter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side", "\"x\""},
 		{"side upper case", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1", "side", "\"W\""},
