@@ -1,0 +1,193 @@
+package export
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"chessforge/datasets"
+	"chessforge/datasets/fixture"
+	"chessforge/datasets/npy"
+	"chessforge/encoder"
+	"chessforge/engine/board"
+)
+
+// writeFixture writes a dataset of two shards and returns its directory
+// and rows.
+func writeFixture(t *testing.T) (string, int64) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	os.Mkdir(dir, 0o755)
+	var rows int64
+	for i, seed := range []uint64{1, 2} {
+		n, err := fixture.Write(filepath.Join(dir, []string{"a.parquet", "b.parquet"}[i]),
+			fixture.Options{Games: 6, Seed: seed, FirstID: int64(100 * i), RowGroupRows: 128})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += n
+	}
+	return dir, rows
+}
+
+func readAll(t *testing.T, path string) []datasets.Row {
+	t.Helper()
+	r, err := datasets.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var rows []datasets.Row
+	for {
+		var row datasets.Row
+		if err := r.Read(&row); errors.Is(err, io.EOF) {
+			return rows
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row)
+	}
+}
+
+func TestEPDLinesParseBackToTheRows(t *testing.T) {
+	src, n := writeFixture(t)
+	out := filepath.Join(t.TempDir(), "out.epd")
+	var seen int
+	got, err := EPD(src, out, func(k int) { seen += k })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != n || int64(seen) != n {
+		t.Fatalf("EPD wrote %d lines, progress %d, want %d", got, seen, n)
+	}
+	rows := readAll(t, src)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	i := 0
+	for ; sc.Scan(); i++ {
+		line := sc.Text()
+		fen, res, ok := strings.Cut(line, " [")
+		if !ok || !strings.HasSuffix(res, "]") {
+			t.Fatalf("line %d %q is not FEN [result]", i+1, line)
+		}
+		pos, err := board.ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if pos.FEN() != rows[i].FEN {
+			t.Fatalf("line %d: FEN %q, row %q", i+1, pos.FEN(), rows[i].FEN)
+		}
+		want := map[float32]string{1: "1.0]", 0.5: "0.5]", 0: "0.0]"}[rows[i].Result]
+		if res != want {
+			t.Fatalf("line %d: result %q, want %q", i+1, res, want)
+		}
+	}
+	if int64(i) != n {
+		t.Fatalf("%d lines, want %d", i, n)
+	}
+	if _, err := os.Stat(out + datasets.TempSuffix); !os.IsNotExist(err) {
+		t.Error("temporary file left behind")
+	}
+}
+
+func TestNPYRebuildsTheParquetPlanesExactly(t *testing.T) {
+	src, n := writeFixture(t)
+	dir := filepath.Join(t.TempDir(), "npy")
+	const shardRows = 300 // several shards, one cut inside a batch
+	m, err := NPY(src, dir, NPYOptions{ShardRows: shardRows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rows != n || len(m.Shards) != int((n+shardRows-1)/shardRows) {
+		t.Fatalf("manifest: %d rows in %d shards, want %d rows", m.Rows, len(m.Shards), n)
+	}
+	m2, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := readAll(t, src)
+	var planes encoder.Planes
+	i := 0
+	for _, s := range m2.Shards {
+		load := func(name string) *npy.Array {
+			a, err := npy.Load(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Shape[0] != s.Rows {
+				t.Fatalf("%s: %d rows, manifest says %d", name, a.Shape[0], s.Rows)
+			}
+			return a
+		}
+		packed, _ := load(s.Planes).Uint8s()
+		scalars, _ := load(s.Scalars).Float32s()
+		policy, _ := load(s.Policy).Int32s()
+		score, _ := load(s.ScoreCP).Int32s()
+		result, _ := load(s.Result).Float32s()
+		for k := 0; k < s.Rows; k++ {
+			Unpack(planes[:], packed[k*PackedBytes:], scalars[k*NumScalars:])
+			want := &rows[i]
+			if planes != want.Planes {
+				for j := range planes {
+					if planes[j] != want.Planes[j] {
+						t.Fatalf("row %d: planes[%d] = %v, Parquet %v", i, j, planes[j], want.Planes[j])
+					}
+				}
+			}
+			if policy[k] != want.Policy || score[k] != want.ScoreCP || result[k] != want.Result {
+				t.Fatalf("row %d: policy/score/result %d %d %v, Parquet %d %d %v", i,
+					policy[k], score[k], result[k], want.Policy, want.ScoreCP, want.Result)
+			}
+			i++
+		}
+	}
+	if int64(i) != n {
+		t.Fatalf("read %d rows back, want %d", i, n)
+	}
+}
+
+func TestPackRejectsPlanesTheLayoutCannotHold(t *testing.T) {
+	pos := board.NewPosition()
+	var good encoder.Planes
+	encoder.EncodeTo(&good, pos)
+	packed := make([]byte, PackedBytes)
+	scalars := make([]float32, NumScalars)
+	if err := Pack(packed, scalars, good[:]); err != nil {
+		t.Fatal(err)
+	}
+	// White pawns on rank 2: byte 1 of plane 0 all set.
+	if packed[1] != 0xff || packed[0] != 0 {
+		t.Errorf("white pawns packed as % x", packed[:8])
+	}
+	// Black king on e8: plane 11, byte 7, bit for file e (index 4).
+	if packed[11*8+7] != 0x80>>4 {
+		t.Errorf("black king packed as %08b", packed[11*8+7])
+	}
+	cases := map[string]func(p *encoder.Planes){
+		"half on a piece plane": func(p *encoder.Planes) { p[3*64+5] = 0.5 },
+		"two on en passant":     func(p *encoder.Planes) { p[16*64+20] = 2 },
+		"uneven side to move":   func(p *encoder.Planes) { p[13*64+63] = 0 },
+		"uneven halfmove":       func(p *encoder.Planes) { p[17*64+1] = 0.01 },
+	}
+	for name, mutate := range cases {
+		bad := good
+		mutate(&bad)
+		if err := Pack(packed, scalars, bad[:]); err == nil {
+			t.Errorf("%s: Pack accepted it", name)
+		}
+	}
+}
+
+func TestReadManifestRefusesAnUnfinishedExport(t *testing.T) {
+	if _, err := ReadManifest(t.TempDir()); err == nil || !strings.Contains(err.Error(), "unfinished") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -1,0 +1,350 @@
+package export
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"chessforge/datasets"
+	"chessforge/datasets/npy"
+	"chessforge/encoder"
+)
+
+// The NumPy export's layout. Each shard k is a set of .npy files of the
+// same row count N, named part-KKKKK-NAME.npy:
+//
+//	planes   uint8   [N, 13, 8]  the 0/1 planes BinaryPlanes, each as 8 bytes
+//	                             in np.packbits layout (big bit order): byte j
+//	                             holds rank j, its top bit file a
+//	scalars  float32 [N, 5]      the whole-plane values of ScalarPlanes,
+//	                             exactly the float32 of the Parquet planes
+//	policy   int32   [N]         SPEC §2 index of best_move
+//	score_cp int32   [N]         centipawns from White's point of view
+//	result   float32 [N]         the game's result for White: 1, 0.5, 0
+//
+// np.unpackbits(planes, axis=-1) gives [N, 13, 64], the binary planes
+// flat in the §1 square order; with the scalars broadcast over 64 squares
+// they rebuild the 18×8×8 float32 planes bit for bit (Unpack does it in Go;
+// the Python package does it in NumPy). manifest.json, written last, lists
+// the shards.
+var (
+	BinaryPlanes = [...]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, encoder.PlaneEnPassant}
+	ScalarPlanes = [...]int{encoder.PlaneRepetition, encoder.PlaneSideToMove,
+		encoder.PlaneWhiteCastling, encoder.PlaneBlackCastling, encoder.PlaneHalfmove}
+)
+
+// Sizes of a row in the NumPy export.
+const (
+	PackedBytes = len(BinaryPlanes) * 8 // bytes of packed planes per row: 104
+	NumScalars  = len(ScalarPlanes)     // scalar values per row: 5
+	// BytesPerRow is the export's size per position: packed planes,
+	// scalars, policy, score_cp and result.
+	BytesPerRow = PackedBytes + 4*NumScalars + 4 + 4 + 4
+)
+
+// ManifestName is the name of the NumPy export's manifest file.
+const ManifestName = "manifest.json"
+
+// Format and version written in the manifest.
+const (
+	NPYFormat  = "chessforge-npy"
+	NPYVersion = 1
+)
+
+// Manifest describes a NumPy export: manifest.json.
+type Manifest struct {
+	Format       string            `json:"format"`  // NPYFormat
+	Version      int               `json:"version"` // NPYVersion
+	Planes       string            `json:"planes"`  // encoder.PlanesVersion
+	Policy       string            `json:"policy"`  // encoder.PolicyVersion
+	BinaryPlanes []int             `json:"binary_planes"`
+	ScalarPlanes []int             `json:"scalar_planes"`
+	Rows         int64             `json:"rows"`
+	Source       []string          `json:"source"`   // the Parquet files exported
+	Metadata     map[string]string `json:"metadata"` // the first source file's key-value metadata
+	Shards       []Shard           `json:"shards"`
+}
+
+// Shard names the files of one shard, relative to the manifest.
+type Shard struct {
+	Rows    int    `json:"rows"`
+	Planes  string `json:"planes"`
+	Scalars string `json:"scalars"`
+	Policy  string `json:"policy"`
+	ScoreCP string `json:"score_cp"`
+	Result  string `json:"result"`
+}
+
+// DefaultShardRows is the number of rows per NumPy shard: about 140 MB.
+const DefaultShardRows = 1 << 20
+
+// NPYOptions configures NPY.
+type NPYOptions struct {
+	ShardRows int      // rows per shard (default DefaultShardRows)
+	Progress  Progress // told of the rows exported
+}
+
+// Pack writes the planes of one row in the export's layout: the binary
+// planes bit-packed into packed (PackedBytes) and the scalar planes into
+// scalars (NumScalars). It fails when a binary plane holds a value other
+// than 0 or 1, or a scalar plane is not constant: such planes would not
+// come back from the export unchanged.
+func Pack(packed []byte, scalars []float32, planes []float32) error {
+	for k, p := range BinaryPlanes {
+		pl := planes[p*64 : p*64+64]
+		for j := 0; j < 8; j++ {
+			var b byte
+			for i, v := range pl[8*j : 8*j+8] {
+				switch v {
+				case 1:
+					b |= 0x80 >> i
+				case 0:
+				default:
+					return fmt.Errorf("plane %d square %d holds %v, not 0 or 1", p, 8*j+i, v)
+				}
+			}
+			packed[8*k+j] = b
+		}
+	}
+	for k, p := range ScalarPlanes {
+		pl := planes[p*64 : p*64+64]
+		v := pl[0]
+		for sq, x := range pl {
+			if x != v {
+				return fmt.Errorf("plane %d is not constant: square %d holds %v, square 0 %v", p, sq, x, v)
+			}
+		}
+		scalars[k] = v
+	}
+	return nil
+}
+
+// Unpack rebuilds the 18×8×8 planes of one row from its packed bits and
+// scalars, the inverse of Pack.
+func Unpack(planes []float32, packed []byte, scalars []float32) {
+	for k, p := range BinaryPlanes {
+		for j := 0; j < 8; j++ {
+			b := packed[8*k+j]
+			for i := 0; i < 8; i++ {
+				planes[p*64+8*j+i] = float32(b >> (7 - i) & 1)
+			}
+		}
+	}
+	for k, p := range ScalarPlanes {
+		for sq := 0; sq < 64; sq++ {
+			planes[p*64+sq] = scalars[k]
+		}
+	}
+}
+
+// shardWriter writes the arrays of one shard.
+type shardWriter struct {
+	shard                                  Shard
+	planes, scalars, policy, score, result *npy.Writer
+}
+
+func newShard(dir string, k int) (*shardWriter, error) {
+	name := func(s string) string { return fmt.Sprintf("part-%05d-%s.npy", k, s) }
+	s := &shardWriter{shard: Shard{Planes: name("planes"), Scalars: name("scalars"),
+		Policy: name("policy"), ScoreCP: name("score_cp"), Result: name("result")}}
+	var err error
+	create := func(file, descr string, shape ...int) *npy.Writer {
+		if err != nil {
+			return nil
+		}
+		var w *npy.Writer
+		w, err = npy.Create(filepath.Join(dir, file), descr, shape...)
+		return w
+	}
+	s.planes = create(s.shard.Planes, npy.Uint8, len(BinaryPlanes), 8)
+	s.scalars = create(s.shard.Scalars, npy.Float32, NumScalars)
+	s.policy = create(s.shard.Policy, npy.Int32)
+	s.score = create(s.shard.ScoreCP, npy.Int32)
+	s.result = create(s.shard.Result, npy.Float32)
+	if err != nil {
+		s.abort()
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	return s, nil
+}
+
+func (s *shardWriter) writers() []*npy.Writer {
+	return []*npy.Writer{s.planes, s.scalars, s.policy, s.score, s.result}
+}
+
+func (s *shardWriter) abort() {
+	for _, w := range s.writers() {
+		if w != nil {
+			w.Abort()
+		}
+	}
+}
+
+func (s *shardWriter) close() error {
+	s.shard.Rows = s.policy.Rows()
+	for i, w := range s.writers() {
+		if err := w.Close(); err != nil {
+			for _, rest := range s.writers()[i+1:] {
+				rest.Abort()
+			}
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	return nil
+}
+
+// NPY exports the dataset at src into the directory dir (created if
+// needed) as NumPy shards and a manifest, in the layout described above.
+// Each file is written under a temporary name and renamed when complete,
+// and the manifest comes last, so a directory without one is unfinished.
+// It returns the manifest.
+func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
+	if opts.ShardRows <= 0 {
+		opts.ShardRows = DefaultShardRows
+	}
+	infos, err := datasets.Stat(src)
+	if err != nil {
+		return nil, err
+	}
+	r, err := datasets.Open(src, &datasets.ReaderOptions{Columns: []string{
+		datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult}})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	m := &Manifest{
+		Format: NPYFormat, Version: NPYVersion,
+		Planes: encoder.PlanesVersion, Policy: encoder.PolicyVersion,
+		BinaryPlanes: BinaryPlanes[:], ScalarPlanes: ScalarPlanes[:],
+		Source: r.Files(), Metadata: infos[0].Metadata,
+	}
+	var (
+		b       datasets.Batch
+		cur     *shardWriter
+		packed  []byte
+		scalars []float32
+		inFile  int64 // row number within b.File
+		file    string
+	)
+	fail := func(err error) (*Manifest, error) {
+		if cur != nil {
+			cur.abort()
+		}
+		return nil, err
+	}
+	for {
+		err := r.ReadBatch(&b)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if b.File != file {
+			file, inFile = b.File, 0
+		}
+		for start := 0; start < b.Len; {
+			if cur == nil {
+				if cur, err = newShard(dir, len(m.Shards)); err != nil {
+					return nil, err
+				}
+			}
+			n := min(b.Len-start, opts.ShardRows-cur.policy.Rows())
+			packed = packed[:0]
+			scalars = scalars[:0]
+			for i := start; i < start+n; i++ {
+				packed = append(packed, make([]byte, PackedBytes)...)
+				scalars = append(scalars, make([]float32, NumScalars)...)
+				err := Pack(packed[len(packed)-PackedBytes:], scalars[len(scalars)-NumScalars:],
+					b.Planes[i*encoder.InputSize:(i+1)*encoder.InputSize])
+				if err != nil {
+					return fail(fmt.Errorf("export: %s: row %d: planes do not fit the export's layout: %w", b.File, inFile+int64(i), err))
+				}
+			}
+			err := cur.planes.WriteUint8(packed)
+			if err == nil {
+				err = cur.scalars.WriteFloat32(scalars)
+			}
+			if err == nil {
+				err = cur.policy.WriteInt32(b.Policy[start : start+n])
+			}
+			if err == nil {
+				err = cur.score.WriteInt32(b.ScoreCP[start : start+n])
+			}
+			if err == nil {
+				err = cur.result.WriteFloat32(b.Result[start : start+n])
+			}
+			if err != nil {
+				return fail(fmt.Errorf("export: %w", err))
+			}
+			start += n
+			m.Rows += int64(n)
+			if cur.policy.Rows() == opts.ShardRows {
+				if err := cur.close(); err != nil {
+					return nil, err
+				}
+				m.Shards = append(m.Shards, cur.shard)
+				cur = nil
+			}
+		}
+		inFile += int64(b.Len)
+		if opts.Progress != nil {
+			opts.Progress(b.Len)
+		}
+	}
+	if cur != nil {
+		if err := cur.close(); err != nil {
+			return nil, err
+		}
+		m.Shards = append(m.Shards, cur.shard)
+	}
+	if err := writeJSON(filepath.Join(dir, ManifestName), m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// writeJSON writes v as indented JSON under a temporary name, then renames.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	tmp := path + npy.TempSuffix
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// ReadManifest reads a NumPy export's manifest from dir and checks its
+// format and layout versions.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w (a NumPy export without a manifest is unfinished)", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("export: %s: %w", path, err)
+	}
+	switch {
+	case m.Format != NPYFormat || m.Version != NPYVersion:
+		return nil, fmt.Errorf("export: %s: format %q version %d, want %q version %d", path, m.Format, m.Version, NPYFormat, NPYVersion)
+	case m.Planes != encoder.PlanesVersion || m.Policy != encoder.PolicyVersion:
+		return nil, fmt.Errorf("export: %s: planes %q policy %q, want %q and %q", path, m.Planes, m.Policy, encoder.PlanesVersion, encoder.PolicyVersion)
+	}
+	return &m, nil
+}
