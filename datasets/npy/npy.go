@@ -487,4 +487,3 @@ func (w *Writer) Abort() error {
 	}
 	return os.Remove(w.path + TempSuffix)
 }
-
