@@ -60,6 +60,26 @@ func (w *worker) checkLimits() {
 	}
 }
 
+// enterNode counts a node and polls the limits; it reports false when the
+// search must unwind.
+func (w *worker) enterNode(ply int) bool {
+	if w.stopped {
+		return false
+	}
+	w.nodes++
+	if w.nodes&511 == 0 {
+		w.checkLimits()
+	}
+	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {
+		w.stopped = true
+		return false
+	}
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	return !w.stopped
+}
+
 // negamax is the principal variation search of one node.
 func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	pvNode := beta-alpha > 1
@@ -68,21 +88,8 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	if depth <= 0 {
 		return w.quiescence(alpha, beta, ply)
 	}
-	if w.stopped {
+	if !w.enterNode(ply) {
 		return 0
-	}
-	w.nodes++
-	if w.nodes&511 == 0 {
-		w.checkLimits()
-	}
-	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {
-		w.stopped = true
-	}
-	if w.stopped {
-		return 0
-	}
-	if ply > w.selDepth {
-		w.selDepth = ply
 	}
 	p := w.pos
 	inCheck := p.InCheck()
@@ -412,22 +419,9 @@ func abs(x int) int {
 // quiescence searches captures and promotions (all evasions in check) until
 // the position is quiet, so that the static evaluation is only trusted there.
 func (w *worker) quiescence(alpha, beta, ply int) int {
-	if w.stopped {
-		return 0
-	}
-	w.nodes++
-	if w.nodes&511 == 0 {
-		w.checkLimits()
-	}
-	if w.singleNodeLimit > 0 && w.nodes >= w.singleNodeLimit && w.completed > 0 {
-		w.stopped = true
-	}
-	if w.stopped {
-		return 0
-	}
 	w.pvLen[ply] = 0
-	if ply > w.selDepth {
-		w.selDepth = ply
+	if !w.enterNode(ply) {
+		return 0
 	}
 	p := w.pos
 	if p.IsSearchDraw(w.rootPly) {
