@@ -62,7 +62,7 @@ const DefaultKeep = 20
 
 // Options configures Dataset.
 type Options struct {
-	Keep     int             // mismatches to list (default DefaultKeep)
+	Keep     int            // mismatches to list (default DefaultKeep)
 	Progress func(rows int) // told of the rows checked; may be nil
 }
 
