@@ -23,7 +23,8 @@ func fenErr(field, format string, args ...any) error {
 // ParseFEN reads a position in Forsyth–Edwards Notation. The halfmove and
 // fullmove counters may be omitted (EPD style); they then default to 0 and 1.
 // The position must be legal as a chess position: one king a side, no pawns
-// on the first or last rank, the side not to move not in check, castling
+// on the first or last rank, no more promoted pieces than missing pawns, the
+// side not to move not in check, castling
 // rights backed by king and rook on their squares, and an en-passant square
 // that a double push could just have made.
 func ParseFEN(fen string) (*Position, error) {
@@ -124,6 +125,16 @@ func (p *Position) parsePlacement(s string) error {
 		}
 		if n := p.colors[c].Count(); n > 16 {
 			return fenErr("placement", "%s has %d pieces, at most 16 are possible", c, n)
+		}
+		// Pieces beyond the initial set (a second queen, a third rook,
+		// knight or a second bishop on one square colour) are promoted
+		// pawns, so they and the pawns left can number at most 8.
+		bishops := p.Pieces(c, Bishop)
+		extra := max(0, p.Pieces(c, Queen).Count()-1) + max(0, p.Pieces(c, Rook).Count()-2) +
+			max(0, p.Pieces(c, Knight).Count()-2) +
+			max(0, (bishops&LightSquares).Count()-1) + max(0, (bishops&DarkSquares).Count()-1)
+		if pawns := p.Pieces(c, Pawn).Count(); pawns+extra > 8 {
+			return fenErr("placement", "%s has %d pawns and %d promoted pieces, more than the 8 pawns it started with", c, pawns, extra)
 		}
 	}
 	if b := p.pieces[Pawn] & (Rank1 | Rank8); b != 0 {

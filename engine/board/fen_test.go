@@ -35,6 +35,12 @@ func TestParseFENRejects(t *testing.T) {
 		{"white pawn on rank 8", "3Pk3/8/8/8/8/8/8/4K3 w - - 0 1", "placement", "pawn on d8"},
 		{"nine pawns", "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", "placement", "9 pawns"},
 		{"seventeen pieces", "4k3/8/8/8/8/NNNNNNNN/NNNNNNNN/4K3 w - - 0 1", "placement", "17 pieces"},
+		{"nine pawns and a promoted queen", "4k3/8/8/8/8/P7/PPPPPPPP/3QK2Q w - - 0 1", "placement", "9 pawns"},
+		{"promoted queen with eight pawns", "4k3/8/8/8/8/8/PPPPPPPP/3QK2Q w - - 0 1", "placement", "8 pawns and 1 promoted"},
+		{"too many knights", "4k3/8/8/8/8/8/PPPPPPPP/NNN1K3 w - - 0 1", "placement", "8 pawns and 1 promoted"},
+		{"two light bishops and eight pawns", "4k3/8/8/8/8/8/PPPPPPPP/4KB1B w - - 0 1", "placement", "8 pawns and 1 promoted"},
+		{"black promoted rooks", "rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", "placement", "black has 8 pawns and 1 promoted"},
+		{"fifteen queens", "kr2QQ1Q/rrQ5/Q5Q1/3Q4/1Q4QQ/4Q3/2Q4Q/Q4Q1K w - - 0 1", "placement", "14 promoted"},
 		{"side not to move in check", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "placement", "black) is in check"},
 		{"white in check, black to move", "4k3/8/8/8/8/8/4r3/4K3 b - - 0 1", "placement", "white) is in check"},
 		{"kings side by side", "8/8/8/3kK3/8/8/8/8 w - - 0 1", "placement", "black) is in check"},
@@ -100,6 +106,10 @@ func TestParseFENAccepts(t *testing.T) {
 		{"  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w KQkq -   0 1 ", StartFEN},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qkQK - 0 1", StartFEN},
 		{"4k3/8/8/8/8/8/8/4K3 b - - 99 300", "4k3/8/8/8/8/8/8/4K3 b - - 99 300"},
+		// Promoted pieces are possible when pawns are missing; the position
+		// with 218 legal moves has seven promoted queens.
+		{"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1"},
+		{"4k3/8/8/8/8/8/PPPPP3/RQQQK2Q w - - 0 1", "4k3/8/8/8/8/8/PPPPP3/RQQQK2Q w - - 0 1"},
 		// Double check is possible (a discovered check with the moving piece).
 		{"4k3/8/8/8/1b6/3n4/8/4K3 w - - 0 1", "4k3/8/8/8/1b6/3n4/8/4K3 w - - 0 1"},
 		// An en-passant square with no capture possible is kept as written.

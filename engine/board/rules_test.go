@@ -117,6 +117,17 @@ func TestLegalMovesInSpecialPositions(t *testing.T) {
 	}
 }
 
+// TestMostMovesFitTheList checks the position with the most legal moves
+// known (218) against the move list's capacity.
+func TestMostMovesFitTheList(t *testing.T) {
+	p := mustFEN(t, "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1")
+	var list MoveList
+	p.GenerateLegal(&list)
+	if list.N != 218 || len(list.Moves) < list.N {
+		t.Fatalf("%d legal moves, want 218 (list capacity %d)", list.N, len(list.Moves))
+	}
+}
+
 // TestDoubleCheckOnlyKingMoves checks, over random playouts, that every legal
 // move in double check is a king move.
 func TestDoubleCheckOnlyKingMoves(t *testing.T) {

@@ -127,7 +127,8 @@ type sample struct {
 // trickyFENs are hand-picked positions for the rules that random play seldom
 // reaches: en passant that would uncover a check along the rank or a
 // diagonal, en passant out of check, castling with attacked or occupied
-// squares, promotions with and without capture.
+// squares, promotions with and without capture, and the position with the
+// most legal moves known (218).
 var trickyFENs = []string{
 	"8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
 	"8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
@@ -151,6 +152,7 @@ var trickyFENs = []string{
 	"8/k1P5/8/1K6/8/8/8/8 w - - 0 1",
 	"8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1",
 	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
 }
 
 // crossCheckSamples picks positions: the tricky ones, then from random
