@@ -39,6 +39,9 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
 		fmt.Fprintln(os.Stderr, "match:", err)
 		os.Exit(1)
 	}
@@ -61,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		bookPlies    = fs.Int("book-plies", 0, "play at most this many plies of each book line (0: all)")
 		randomPlies  = fs.Int("random-plies", 0, "without -openings: start each pair from this many random plies instead of the built-in lines")
 		pgnPath      = fs.String("pgn", "", "write the games to this PGN file")
-		concurrency  = fs.Int("concurrency", 1, "games played at once")
+		concurrency  = fs.Int("concurrency", runtime.NumCPU(), "games played at once (each engine searches with one thread unless told otherwise)")
 		seed         = fs.Uint64("seed", 1, "seed for the order of the openings (and random openings)")
 		sprtFlag     = fs.String("sprt", "", "sequential test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05")
 		resignFlag   = fs.String("resign", "", "adjudicate a loss: SCORE,MOVES (both engines see a side SCORE cp behind for MOVES moves each)")
