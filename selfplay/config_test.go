@@ -1,0 +1,170 @@
+package selfplay
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestShippedConfigsAreValid(t *testing.T) {
+	paths, err := filepath.Glob("../configs/*.json")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no configs found: %v", err)
+	}
+	for _, p := range paths {
+		c, err := LoadConfig(p, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
+func TestConfigKeysAreTheFlagNamesAndCoverEverySetting(t *testing.T) {
+	data, _ := json.Marshal(DefaultConfig())
+	var keys map[string]any
+	json.Unmarshal(data, &keys)
+	shipped, err := os.ReadFile("../configs/selfplay.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var def map[string]any
+	if err := json.Unmarshal(shipped, &def); err != nil {
+		t.Fatal(err)
+	}
+	for k := range keys {
+		if _, ok := def[k]; !ok {
+			t.Errorf("configs/selfplay.json does not show setting %q", k)
+		}
+	}
+}
+
+func TestLoadConfigErrorsNameTheLineAndKey(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"unknown key", "{\n  \"games\": 5,\n  \"gmaes\": 6\n}", `line 3: unknown field "gmaes"`},
+		{"wrong type", "{\n  \"games\": \"many\"\n}", `line 2: key "games"`},
+		{"syntax", "{\n  \"games\": 5,,\n}", "line 2"},
+		{"trailing data", "{\"games\": 5}\n{}", "unexpected data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.json")
+			writeFile(t, path, tt.text)
+			_, err := LoadConfig(path, DefaultConfig())
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "c.json") {
+				t.Fatalf("error %v, want one naming c.json and %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadConfigKeepsUnsetValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.json")
+	writeFile(t, path, `{"games": 12, "endgames": "KRPvKR"}`)
+	c, err := LoadConfig(path, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Games, want.Endgames = 12, "KRPvKR"
+	if c != want {
+		t.Fatalf("got %+v\nwant %+v", c, want)
+	}
+}
+
+func TestValidateNamesTheFlag(t *testing.T) {
+	tests := []struct {
+		set  func(*Config)
+		flag string
+	}{
+		{func(c *Config) { c.Games = 0 }, "-games"},
+		{func(c *Config) { c.Nodes, c.Depth = 0, 0 }, "-nodes"},
+		{func(c *Config) { c.MultiPV = 1 }, "-multipv"},
+		{func(c *Config) { c.EndgameShare = 2 }, "-endgame-share"},
+		{func(c *Config) { c.Endgames = "KRvR" }, "-endgames"},
+		{func(c *Config) { c.PartGames = 0 }, "-part-games"},
+		{func(c *Config) { c.Hash = 0 }, "-hash"},
+	}
+	for _, tt := range tests {
+		c := DefaultConfig()
+		tt.set(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.flag) {
+			t.Errorf("error %v, want one naming %s", err, tt.flag)
+		}
+	}
+	c := DefaultConfig()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+}
+
+func TestShardParsingAndGameNumbers(t *testing.T) {
+	for _, bad := range []string{"0/4", "5/4", "3", "a/b", "1/0"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+	s, err := ParseShard("2/3")
+	if err != nil || s != (Shard{2, 3}) {
+		t.Fatalf("ParseShard(2/3) = %v, %v", s, err)
+	}
+	// 10 games over 3 shards: 1/3 plays 0,3,6,9; 2/3 plays 1,4,7; 3/3 plays 2,5,8.
+	seen := map[int]int{}
+	for k := 1; k <= 3; k++ {
+		sh := Shard{k, 3}
+		for i := range sh.Games(10) {
+			seen[sh.Game(i)]++
+		}
+	}
+	if len(seen) != 10 {
+		t.Fatalf("shards cover %d of 10 games", len(seen))
+	}
+	for g, n := range seen {
+		if g < 0 || g >= 10 || n != 1 {
+			t.Fatalf("game %d played %d times", g, n)
+		}
+	}
+}
+
+func TestShardFromEnvironment(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    Shard
+		wantErr string
+	}{
+		{"none", nil, Unsharded, ""},
+		{"kubernetes", map[string]string{"JOB_COMPLETION_INDEX": "4", "SELFPLAY_SHARDS": "10"}, Shard{5, 10}, ""},
+		{"kubernetes without total", map[string]string{"JOB_COMPLETION_INDEX": "4"}, Shard{}, "SELFPLAY_SHARDS"},
+		{"kubernetes out of range", map[string]string{"JOB_COMPLETION_INDEX": "10", "SELFPLAY_SHARDS": "10"}, Shard{}, "outside"},
+		{"slurm from 0", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{1, 8}, ""},
+		{"slurm from 1", map[string]string{"SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{8, 8}, ""},
+		{"slurm with a step", map[string]string{"SLURM_ARRAY_TASK_ID": "14", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{}, "contiguous"},
+		{"slurm garbage", map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{}, "SLURM_ARRAY_TASK_ID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ResolveShard("auto", func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %v, %v, want %v", got, err, tt.want)
+			}
+		})
+	}
+	// An explicit -shard wins over the environment.
+	got, err := ResolveShard("3/4", func(string) string { return "1" })
+	if err != nil || got != (Shard{3, 4}) {
+		t.Fatalf("explicit shard: %v, %v", got, err)
+	}
+}

@@ -1,0 +1,285 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"chessforge/datasets"
+	"chessforge/engine/board"
+	"chessforge/engine/search"
+)
+
+// How a ply's move was chosen.
+const (
+	choiceBook    uint8 = iota // the opening's move
+	choiceRandom               // a uniformly random legal move
+	choiceMultiPV              // a random one of the top lines within the margin
+	choiceBest                 // the search's best move
+)
+
+// Ply is one move of a game with what the search said about the position
+// it was played from.
+type Ply struct {
+	Move     board.Move
+	Best     board.Move // the search's best move; NullMove when not searched
+	Score    int32      // centipawns from White's point of view (mates ±(32000 − plies))
+	Depth    int32
+	Nodes    int64
+	Searched bool
+	Choice   uint8
+}
+
+// Game is one finished game and the rows it contributes to the dataset.
+type Game struct {
+	Number      int   // the job's game number, 0-based
+	ID          int64 // GameID(seed, Number)
+	Opening     string
+	StartFEN    string // the game's first position
+	Plies       []Ply
+	Result      float32 // for White: 1, 0.5, 0
+	Termination datasets.Termination
+	Rows        []datasets.Row // the recorded positions, in ply order
+	Hashes      []uint64       // the Zobrist key of each row's position
+}
+
+// GameID returns the game_id of game number n of a job with the given seed:
+// the seed's hash in the high 31 bits and n in the low 32, so that IDs are
+// unique in a job (whatever its sharding: a game's number does not depend on
+// the shard that plays it) and differ between jobs of different seeds.
+func GameID(seed uint64, n int) int64 {
+	h := splitmix(seed ^ 0x5e1f_91a7_c0de_f00d)
+	return int64(h>>33)<<32 | int64(uint32(n))
+}
+
+// GameNumber returns the game number held in a game ID.
+func GameNumber(id int64) int { return int(uint32(id)) }
+
+// splitmix is the SplitMix64 finaliser, a bijective mixer of 64 bits.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// gameRand returns game n's random source: a function of the seed and n only.
+func gameRand(seed uint64, n int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, splitmix(uint64(n))))
+}
+
+// openings chooses each game's start.
+type openings struct {
+	book  []Opening
+	order []int // a seed-shuffled order of the book, so games cover it evenly
+	sigs  []Signature
+	share float64
+}
+
+func newOpenings(cfg *Config, book []Opening) (*openings, error) {
+	sigs, err := ParseSignatures(cfg.Endgames)
+	if err != nil {
+		return nil, err
+	}
+	o := &openings{book: book, sigs: sigs, share: cfg.EndgameShare}
+	if len(book) > 0 {
+		o.order = rand.New(rand.NewPCG(cfg.Seed, 0xb00c)).Perm(len(book))
+	}
+	return o, nil
+}
+
+// pick returns game n's opening and whether it is a generated endgame.
+func (o *openings) pick(n int, rng *rand.Rand) (Opening, bool, error) {
+	if len(o.sigs) > 0 && rng.Float64() < o.share {
+		s := o.sigs[rng.IntN(len(o.sigs))]
+		pos, err := s.RandomPosition(rng)
+		if err != nil {
+			return Opening{}, false, err
+		}
+		return Opening{FEN: pos.FEN(), Name: "endgame " + s.Text}, true, nil
+	}
+	if len(o.book) > 0 {
+		return o.book[o.order[n%len(o.book)]], false, nil
+	}
+	return Opening{Name: "startpos"}, false, nil
+}
+
+// player plays games with one engine. It is used by one goroutine.
+type player struct {
+	cfg      *Config
+	eng      *search.Engine
+	openings *openings
+	limits   search.Limits
+	list     board.MoveList
+	cands    []board.Move
+}
+
+func newPlayer(cfg *Config, o *openings) *player {
+	return &player{
+		cfg:      cfg,
+		eng:      search.New(search.Options{HashMB: cfg.Hash, Threads: 1, MultiPV: 1}),
+		openings: o,
+		limits:   search.Limits{Nodes: cfg.Nodes, Depth: cfg.Depth},
+	}
+}
+
+// play plays game number n into g (whose slices it reuses). The game depends
+// only on the job config and n. It returns ctx's error, leaving g
+// unfinished, when ctx is cancelled during the game.
+func (p *player) play(ctx context.Context, n int, g *Game) error {
+	cfg := p.cfg
+	rng := gameRand(cfg.Seed, n)
+	op, endgame, err := p.openings.pick(n, rng)
+	if err != nil {
+		return fmt.Errorf("game %d: %w", n, err)
+	}
+	pos, err := op.setUp()
+	if err != nil {
+		return fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
+	}
+	randomPlies := cfg.RandomPlies
+	if endgame {
+		randomPlies = 0 // a generated endgame is random enough
+	}
+	*g = Game{
+		Number: n, ID: GameID(cfg.Seed, n), Opening: op.Name, StartFEN: pos.FEN(),
+		Plies: g.Plies[:0], Rows: g.Rows[:0], Hashes: g.Hashes[:0],
+	}
+	if randomPlies > 0 {
+		g.Opening += fmt.Sprintf(", %d random plies", randomPlies)
+	}
+	p.eng.Clear()
+
+	var resign, draw int // consecutive plies meeting the adjudication conditions
+	for ply := 0; ; ply++ {
+		if o := pos.Outcome(); o != board.Ongoing {
+			g.Termination, g.Result = ruleResult(o, pos.SideToMove())
+			break
+		}
+		if cfg.ResignScore > 0 && abs(resign) >= cfg.ResignPlies {
+			g.Termination, g.Result = datasets.TerminationAdjudicatedWin, 1
+			if resign < 0 {
+				g.Result = 0
+			}
+			break
+		}
+		if cfg.DrawPlies > 0 && draw >= cfg.DrawPlies {
+			g.Termination, g.Result = datasets.TerminationAdjudicatedDraw, 0.5
+			break
+		}
+		if cfg.MaxPlies > 0 && ply >= cfg.MaxPlies {
+			g.Termination, g.Result = datasets.TerminationPlyCap, 0.5
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+
+		pl := Ply{Choice: choiceBest}
+		switch k := ply - len(op.Moves); {
+		case k < 0:
+			pl.Choice, pl.Move = choiceBook, op.Moves[ply]
+		case k < randomPlies:
+			pos.GenerateLegal(&p.list)
+			pl.Choice, pl.Move = choiceRandom, p.list.Moves[rng.IntN(p.list.N)]
+		case k < randomPlies+cfg.MultiPVPlies:
+			pl.Choice = choiceMultiPV
+		}
+		record := ply >= cfg.WriteMinPly
+		if record || pl.Choice >= choiceMultiPV {
+			lim := p.limits
+			if pl.Choice == choiceMultiPV {
+				lim.MultiPV = cfg.MultiPV
+			}
+			res := p.eng.Search(pos, lim, nil)
+			pl.Searched, pl.Best = true, res.BestMove
+			pl.Score, pl.Depth, pl.Nodes = int32(res.Score), int32(res.Depth), int64(res.Nodes)
+			if pos.SideToMove() == board.Black {
+				pl.Score = -pl.Score
+			}
+			switch pl.Choice {
+			case choiceBest:
+				pl.Move = res.BestMove
+			case choiceMultiPV:
+				pl.Move = p.chooseLine(&res, rng)
+			}
+		}
+		if record && pl.Searched && (cfg.WriteMaxScore == 0 || abs(int(pl.Score)) <= cfg.WriteMaxScore) {
+			g.Rows = append(g.Rows, datasets.Row{})
+			r := &g.Rows[len(g.Rows)-1]
+			if err := r.SetPosition(pos, 0, pl.Move, pl.Best); err != nil {
+				return fmt.Errorf("game %d ply %d: %w", n, ply, err)
+			}
+			r.GameID, r.ScoreCP, r.Depth, r.Nodes = g.ID, pl.Score, pl.Depth, pl.Nodes
+			g.Hashes = append(g.Hashes, pos.Hash())
+		}
+		g.Plies = append(g.Plies, pl)
+		pos.MakeMove(pl.Move)
+
+		// Adjudication counts the scores of consecutive searched positions.
+		switch s := int(pl.Score); {
+		case !pl.Searched:
+			resign, draw = 0, 0
+		default:
+			switch {
+			case cfg.ResignScore > 0 && s >= cfg.ResignScore:
+				resign = max(resign, 0) + 1
+			case cfg.ResignScore > 0 && s <= -cfg.ResignScore:
+				resign = min(resign, 0) - 1
+			default:
+				resign = 0
+			}
+			if ply >= cfg.DrawPly && abs(s) <= cfg.DrawScore {
+				draw++
+			} else {
+				draw = 0
+			}
+		}
+	}
+	for i := range g.Rows {
+		g.Rows[i].Result, g.Rows[i].Termination = g.Result, g.Termination
+	}
+	return nil
+}
+
+// chooseLine picks uniformly among the MultiPV lines whose score is within
+// the margin of the best line's.
+func (p *player) chooseLine(res *search.Result, rng *rand.Rand) board.Move {
+	p.cands = p.cands[:0]
+	for _, l := range res.Lines {
+		if len(l.PV) > 0 && l.Score > -search.Infinity && l.Score >= res.Lines[0].Score-p.cfg.MultiPVMargin {
+			p.cands = append(p.cands, l.PV[0])
+		}
+	}
+	if len(p.cands) == 0 {
+		return res.BestMove
+	}
+	return p.cands[rng.IntN(len(p.cands))]
+}
+
+// ruleResult gives the termination and White's result of a game the rules
+// ended, with side to move in the final position.
+func ruleResult(o board.Outcome, side board.Color) (datasets.Termination, float32) {
+	switch o {
+	case board.Checkmate:
+		if side == board.White {
+			return datasets.TerminationCheckmate, 0
+		}
+		return datasets.TerminationCheckmate, 1
+	case board.Stalemate:
+		return datasets.TerminationStalemate, 0.5
+	case board.ThreefoldRepetition:
+		return datasets.TerminationThreefold, 0.5
+	case board.FiftyMoveRule:
+		return datasets.TerminationFiftyMove, 0.5
+	default:
+		return datasets.TerminationInsufficientMaterial, 0.5
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,278 @@
+package selfplay
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"chessforge/datasets"
+	"chessforge/engine/uci"
+)
+
+// Metadata keys self-play adds to each dataset file, beside the ones
+// datasets.Writer writes (the job config is chessforge.config).
+const (
+	// KeyShard is the shard that wrote the file, "K/N".
+	KeyShard = "chessforge.selfplay.shard"
+	// KeyGames is the range of the shard's games in the file, "from-to":
+	// the shard's i-th game for from <= i < to (see Shard.Game), including
+	// games that contributed no row.
+	KeyGames = "chessforge.selfplay.games"
+)
+
+// output writes a shard's games into one file or into part files in a
+// directory, rolling over to a new part every PartGames games.
+type output struct {
+	single  bool   // one file at path; else part files in the directory path
+	path    string // the file, or the directory
+	shard   Shard
+	job     []byte // the job config as JSON
+	perPart int    // games per part file (directory only)
+
+	w        *datasets.Writer
+	part     int // number of the next part file
+	from, to int // the shard's games in the file being written
+	files    []string
+	rows     int64
+}
+
+// newOutput decides the layout: path is one file when it ends in .parquet,
+// is not an existing directory, the job is unsharded and all its games fit
+// in one part; otherwise it is a directory of part files.
+func newOutput(cfg *Config, shard Shard, job []byte) *output {
+	o := &output{path: cfg.Out, shard: shard, job: job, perPart: cfg.PartGames}
+	st, err := os.Stat(cfg.Out)
+	isDir := err == nil && st.IsDir()
+	o.single = strings.HasSuffix(strings.ToLower(cfg.Out), ".parquet") && !isDir &&
+		shard.N == 1 && cfg.Games <= cfg.PartGames
+	return o
+}
+
+// prefix is the start of the names of the shard's part files.
+func (o *output) prefix() string {
+	return fmt.Sprintf("part-s%03dof%03d-", o.shard.K, o.shard.N)
+}
+
+func (o *output) partPath(n int) string {
+	return filepath.Join(o.path, fmt.Sprintf("%s%05d.parquet", o.prefix(), n))
+}
+
+// partInfo is what a finished file says about itself.
+type partInfo struct {
+	path     string
+	from, to int
+}
+
+// scan finds the shard's finished files. Without resume it refuses to mix a
+// new run with an earlier one's part files (a single file is simply
+// replaced when the run ends). With resume it checks that the files were
+// written by the same job and shard and hold a contiguous run of the
+// shard's games from the first, removes files a crash left half-written, and
+// returns how many of the shard's games are done.
+func (o *output) scan(resume bool) (done int, err error) {
+	if o.single {
+		if _, err := os.Stat(o.path); errors.Is(err, os.ErrNotExist) || !resume {
+			return 0, nil
+		}
+		info, err := o.readInfo(o.path)
+		if err != nil {
+			return 0, err
+		}
+		if info.from != 0 {
+			return 0, fmt.Errorf("selfplay: %s holds games from the shard's game %d, not from its first", o.path, info.from)
+		}
+		o.files = []string{o.path}
+		return info.to, nil
+	}
+	entries, err := os.ReadDir(o.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("selfplay: output directory: %w", err)
+	}
+	var parts []partInfo
+	var temps []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, o.prefix()) {
+			continue
+		}
+		full := filepath.Join(o.path, name)
+		switch {
+		case strings.HasSuffix(name, ".parquet"+datasets.TempSuffix):
+			temps = append(temps, full)
+		case strings.HasSuffix(name, ".parquet"):
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, o.prefix()), ".parquet"))
+			if err != nil {
+				return 0, fmt.Errorf("selfplay: %s: not a part file name this program writes", full)
+			}
+			o.part = max(o.part, n+1)
+			if resume {
+				info, err := o.readInfo(full)
+				if err != nil {
+					return 0, err
+				}
+				parts = append(parts, info)
+			} else {
+				parts = append(parts, partInfo{path: full})
+			}
+		}
+	}
+	if !resume {
+		found := temps
+		for _, p := range parts {
+			found = append(found, p.path)
+		}
+		if len(found) > 0 {
+			return 0, fmt.Errorf("selfplay: %s already holds files of shard %v from an earlier run (%s): add -resume to continue that job, or choose another -out",
+				o.path, o.shard, filepath.Base(found[0]))
+		}
+		return 0, nil
+	}
+	for _, t := range temps {
+		if err := os.Remove(t); err != nil {
+			return 0, fmt.Errorf("selfplay: removing the unfinished file %s: %w", t, err)
+		}
+	}
+	slices.SortFunc(parts, func(a, b partInfo) int { return a.from - b.from })
+	for _, p := range parts {
+		if p.from != done {
+			return 0, fmt.Errorf("selfplay: %s holds the shard's games %d-%d, but the files before it end at %d: games are missing or repeated", p.path, p.from, p.to, done)
+		}
+		done = p.to
+		o.files = append(o.files, p.path)
+	}
+	return done, nil
+}
+
+// openFooter returns a dataset file's key-value metadata.
+func openFooter(path string) (map[string]string, error) {
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	kv := map[string]string{}
+	for _, e := range r.MetaData().KeyValueMetadata() {
+		if e.Value != nil {
+			kv[e.Key] = *e.Value
+		}
+	}
+	return kv, nil
+}
+
+// readInfo reads a finished file's metadata and checks that the same job and
+// shard wrote it.
+func (o *output) readInfo(path string) (partInfo, error) {
+	kv, err := openFooter(path)
+	if err != nil {
+		return partInfo{}, fmt.Errorf("selfplay: resume: %s: %w", path, err)
+	}
+	if got := kv[datasets.KeyConfig]; got != string(o.job) {
+		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by another job (config %s); this one is %s", path, got, o.job)
+	}
+	if got := kv[KeyShard]; got != o.shard.String() {
+		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by shard %q, this is shard %v", path, got, o.shard)
+	}
+	fs, ts, ok := strings.Cut(kv[KeyGames], "-")
+	from, err1 := strconv.Atoi(fs)
+	to, err2 := strconv.Atoi(ts)
+	if !ok || err1 != nil || err2 != nil || from < 0 || to < from {
+		return partInfo{}, fmt.Errorf("selfplay: resume: %s: metadata %s = %q is not a game range", path, KeyGames, kv[KeyGames])
+	}
+	return partInfo{path: path, from: from, to: to}, nil
+}
+
+// write adds game i of the shard (its rows) to the output, opening a file
+// when none is open and closing a part when it is full.
+func (o *output) write(i int, g *Game) error {
+	if o.w == nil {
+		if err := o.open(i); err != nil {
+			return err
+		}
+	}
+	for r := range g.Rows {
+		if err := o.w.Write(&g.Rows[r]); err != nil {
+			return err
+		}
+	}
+	o.rows += int64(len(g.Rows))
+	o.to = i + 1
+	if !o.single && o.to-o.from >= o.perPart {
+		return o.closeFile()
+	}
+	return nil
+}
+
+func (o *output) open(i int) error {
+	path := o.path
+	if !o.single {
+		if err := os.MkdirAll(o.path, 0o755); err != nil {
+			return fmt.Errorf("selfplay: output directory: %w", err)
+		}
+		path = o.partPath(o.part)
+		o.part++
+	}
+	w, err := datasets.Create(path, datasets.WriterOptions{
+		EngineVersion: uci.Version,
+		Config:        o.job,
+		Metadata:      map[string]string{KeyShard: o.shard.String()},
+	})
+	if err != nil {
+		return err
+	}
+	o.w, o.from, o.to = w, i, i
+	return nil
+}
+
+// closeFile finishes the open file, recording the games it holds.
+func (o *output) closeFile() error {
+	if o.w == nil {
+		return nil
+	}
+	w := o.w
+	o.w = nil
+	if err := w.SetMetadata(KeyGames, fmt.Sprintf("%d-%d", o.from, o.to)); err != nil {
+		w.Abort()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if !slices.Contains(o.files, w.Path()) {
+		o.files = append(o.files, w.Path())
+	}
+	return nil
+}
+
+// abort drops the open file.
+func (o *output) abort() {
+	if o.w != nil {
+		o.w.Abort()
+		o.w = nil
+	}
+}
+
+// reopenSingle starts the single file of a resumed run: a new file (under
+// the temporary name until it is closed) that begins with the rows of the
+// shard's first done games, copied from the file the interrupted run left.
+func (o *output) reopenSingle(done int) error {
+	if err := o.open(0); err != nil {
+		return err
+	}
+	n, err := copyRows(o.w, o.path)
+	if err != nil {
+		o.abort()
+		return fmt.Errorf("selfplay: resume: copying %s: %w", o.path, err)
+	}
+	o.rows += n
+	o.to = done
+	return nil
+}

@@ -1,0 +1,193 @@
+package selfplay
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"chessforge/engine/board"
+	"chessforge/engine/uci"
+)
+
+// resultText is a result in PGN notation.
+func resultText(r float32) string {
+	switch r {
+	case 1:
+		return "1-0"
+	case 0:
+		return "0-1"
+	}
+	return "1/2-1/2"
+}
+
+// WritePGN writes g as a PGN game: the seven-tag roster with Round the game
+// number (1-based), the start position when it is not the standard one, the
+// opening, the termination, the game ID, and the moves in SAN.
+func WritePGN(w io.Writer, g *Game) error {
+	pos, err := board.ParseFEN(g.StartFEN)
+	if err != nil {
+		return fmt.Errorf("pgn: game %d: %w", g.Number, err)
+	}
+	res := resultText(g.Result)
+	var b bytes.Buffer
+	tag := func(k, v string) {
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`))
+	}
+	tag("Event", "chessforge self-play")
+	tag("Site", "?")
+	tag("Date", "????.??.??")
+	tag("Round", strconv.Itoa(g.Number+1))
+	tag("White", "chessforge "+uci.Version)
+	tag("Black", "chessforge "+uci.Version)
+	tag("Result", res)
+	if g.StartFEN != board.StartFEN {
+		tag("SetUp", "1")
+		tag("FEN", g.StartFEN)
+	}
+	tag("Opening", g.Opening)
+	tag("Termination", g.Termination.String())
+	tag("GameId", strconv.FormatInt(g.ID, 10))
+	tag("PlyCount", strconv.Itoa(len(g.Plies)))
+	b.WriteByte('\n')
+
+	col := 0
+	word := func(s string) {
+		if col > 0 && col+1+len(s) > 79 {
+			b.WriteByte('\n')
+			col = 0
+		} else if col > 0 {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(s)
+		col += len(s)
+	}
+	for i, pl := range g.Plies {
+		switch {
+		case pos.SideToMove() == board.White:
+			word(strconv.Itoa(pos.FullmoveNumber()) + ".")
+		case i == 0:
+			word(strconv.Itoa(pos.FullmoveNumber()) + "...")
+		}
+		if !pos.IsLegal(pl.Move) {
+			return fmt.Errorf("pgn: game %d ply %d: move %v is not legal in %s", g.Number, i, pl.Move, pos.FEN())
+		}
+		word(pos.SAN(pl.Move))
+		pos.MakeMove(pl.Move)
+	}
+	word(res)
+	b.WriteString("\n\n")
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// pgnFile appends games to a PGN file.
+type pgnFile struct {
+	path string
+	f    *os.File
+	w    *bufio.Writer
+}
+
+// openPGN opens path for the games of a run. Without keep games the file
+// starts empty; with it (a resumed run), the file keeps the games whose
+// Round tag names a game that keep accepts, up to the first that it does
+// not, and the new games follow.
+func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("pgn: %w", err)
+	}
+	var end int64
+	if keep != nil {
+		if end, err = keptPrefix(f, keep); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("pgn %s: %w", path, err)
+		}
+	}
+	if err := f.Truncate(end); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("pgn: %w", err)
+	}
+	if _, err := f.Seek(end, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("pgn: %w", err)
+	}
+	return &pgnFile{path: path, f: f, w: bufio.NewWriterSize(f, 64*1024)}, nil
+}
+
+// keptPrefix returns the length of the leading part of a PGN file written
+// by WritePGN that holds whole games keep accepts: it stops before the first
+// game keep rejects and drops a game cut short by a crash.
+func keptPrefix(r io.Reader, keep func(game int) bool) (int64, error) {
+	br := bufio.NewReader(r)
+	var off, safe int64
+	kept, afterResult := false, false
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		whole := strings.HasSuffix(line, "\n")
+		text := strings.TrimSpace(line)
+		switch {
+		case !whole:
+			return safe, nil // a partial last line: the game it belongs to is cut
+		case strings.HasPrefix(text, `[Round "`):
+			n, convErr := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(text, `[Round "`), `"]`))
+			if convErr != nil || n < 1 {
+				return 0, fmt.Errorf("bad Round tag %q at byte %d", text, off)
+			}
+			if kept = keep(n - 1); !kept {
+				return safe, nil
+			}
+		case text == "" && afterResult:
+			safe = off + int64(len(line))
+		case text != "" && text[0] != '[' && kept && endsWithResult(text):
+			safe = off + int64(len(line))
+			afterResult = true
+			off += int64(len(line))
+			continue
+		}
+		afterResult = false
+		off += int64(len(line))
+		if err == io.EOF {
+			return safe, nil
+		}
+	}
+}
+
+func endsWithResult(text string) bool {
+	for _, r := range []string{"1-0", "0-1", "1/2-1/2", "*"} {
+		if text == r || strings.HasSuffix(text, " "+r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pgnFile) write(g *Game) error {
+	if err := WritePGN(p.w, g); err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	return nil
+}
+
+// flush writes buffered games to the file.
+func (p *pgnFile) flush() error {
+	if err := p.w.Flush(); err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	return nil
+}
+
+func (p *pgnFile) close() error {
+	err := p.flush()
+	if e := p.f.Close(); err == nil && e != nil {
+		err = fmt.Errorf("pgn %s: %w", p.path, e)
+	}
+	return err
+}

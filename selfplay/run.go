@@ -1,0 +1,320 @@
+package selfplay
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"chessforge/datasets"
+	"chessforge/engine/uci"
+)
+
+// Options are the settings of one run that are not part of the job.
+type Options struct {
+	Resume   bool                // continue the job from the files already written
+	Progress io.Writer           // where the progress bar goes; nil for none
+	Getenv   func(string) string // the environment, for the shard; nil for os.Getenv
+	// stopAfter, when positive, cancels the run once that many games are
+	// written (tests use it to interrupt a run at a known point).
+	stopAfter int
+	// afterWrite, when set, is called after each game is written with the
+	// number of the shard's games done (tests use it to kill a run at a
+	// known point).
+	afterWrite func(done int)
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Shard        Shard
+	Games        int   // games finished and written by this run
+	Positions    int64 // rows written by this run
+	Done, Total  int   // the shard's games finished so far (earlier runs included), and in all
+	Wins, Draws  int   // this run's results, White's view
+	Losses       int   //
+	Terminations map[datasets.Termination]int
+	Unique       int64 // distinct positions (Zobrist keys) among this run's rows
+	Elapsed      time.Duration
+	Out          string   // the output file or directory
+	Files        []string // the shard's finished dataset files, earlier runs included
+	PGN          string   // the PGN file, if any
+	Interrupted  bool     // the run stopped before the shard's last game
+
+	hashes []uint64 // the Zobrist key of every row written, for Unique
+}
+
+// Line returns the summary line of SPEC §4:
+// "selfplay: G games, P positions, S s, R positions/s".
+func (s *Summary) Line() string {
+	secs := s.Elapsed.Seconds()
+	rate := 0.0
+	if secs > 0 {
+		rate = float64(s.Positions) / secs
+	}
+	return fmt.Sprintf("selfplay: %d games, %d positions, %.1f s, %.0f positions/s", s.Games, s.Positions, secs, rate)
+}
+
+// UniqueShare returns the share of distinct positions among this run's rows.
+func (s *Summary) UniqueShare() float64 {
+	if s.Positions == 0 {
+		return 0
+	}
+	return float64(s.Unique) / float64(s.Positions)
+}
+
+// WriteError is a failure to write the output (a full disk, say). The files
+// the run finished before it are valid and listed in the Summary.
+type WriteError struct{ Err error }
+
+func (e *WriteError) Error() string { return "writing the output: " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// PGNPath returns the PGN file a shard writes for -pgn path: path itself
+// when the job is unsharded, else path with the shard before the extension
+// (games.pgn -> games-s003of008.pgn).
+func PGNPath(path string, shard Shard) string {
+	if path == "" || shard.N == 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s-s%03dof%03d%s", strings.TrimSuffix(path, ext), shard.K, shard.N, ext)
+}
+
+// Run plays the shard's games of the job cfg describes and writes them.
+// Workers play games in parallel; a reorder buffer writes them in the order of
+// their numbers, so the output does not depend on the number of workers.
+// When ctx is cancelled Run stops starting games, drops the ones in flight,
+// closes the files validly and returns the summary with Interrupted set and
+// a nil error. A write error stops the run with a *WriteError.
+func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	shard, err := ResolveShard(cfg.Shard, getenv)
+	if err != nil {
+		return nil, err
+	}
+	var book []Opening
+	job := jobConfig{
+		Games: cfg.Games, Seed: cfg.Seed, Nodes: cfg.Nodes, Depth: cfg.Depth, Hash: cfg.Hash,
+		RandomPlies: cfg.RandomPlies, MultiPVPlies: cfg.MultiPVPlies, MultiPV: cfg.MultiPV, MultiPVMargin: cfg.MultiPVMargin,
+		Book: cfg.Book, Endgames: cfg.Endgames, EndgameShare: cfg.EndgameShare,
+		ResignScore: cfg.ResignScore, ResignPlies: cfg.ResignPlies,
+		DrawPly: cfg.DrawPly, DrawScore: cfg.DrawScore, DrawPlies: cfg.DrawPlies, MaxPlies: cfg.MaxPlies,
+		WriteMinPly: cfg.WriteMinPly, WriteMaxScore: cfg.WriteMaxScore,
+		Shards: shard.N, Engine: uci.Version,
+	}
+	if cfg.Book != "" {
+		if book, err = LoadBook(cfg.Book); err != nil {
+			return nil, fmt.Errorf("selfplay: %w", err)
+		}
+		data, err := os.ReadFile(cfg.Book)
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: %w", err)
+		}
+		sum := sha256.Sum256(data)
+		job.Book, job.BookSHA256 = filepath.Base(cfg.Book), hex.EncodeToString(sum[:])
+	}
+	jobJSON, err := json.Marshal(job)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := newOpenings(&cfg, book)
+	if err != nil {
+		return nil, err
+	}
+
+	out := newOutput(&cfg, shard, jobJSON)
+	done, err := out.scan(opt.Resume)
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{
+		Shard: shard, Done: done, Total: shard.Games(cfg.Games), Out: cfg.Out,
+		Terminations: map[datasets.Termination]int{},
+		PGN:          PGNPath(cfg.PGN, shard),
+	}
+	var pgn *pgnFile
+	if sum.PGN != "" {
+		var keep func(int) bool
+		if opt.Resume {
+			keep = func(g int) bool {
+				return (g-(shard.K-1))%shard.N == 0 && (g-(shard.K-1))/shard.N < done
+			}
+		}
+		if pgn, err = openPGN(sum.PGN, keep); err != nil {
+			return nil, fmt.Errorf("selfplay: %w", err)
+		}
+	}
+	if out.single && done > 0 {
+		if err := out.reopenSingle(done); err != nil {
+			if pgn != nil {
+				pgn.close()
+			}
+			return nil, err
+		}
+	}
+
+	start := time.Now()
+	bar := newProgress(opt.Progress, sum)
+	werr := play(ctx, &cfg, ops, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
+		if err := out.write(i, g); err != nil {
+			return &WriteError{err}
+		}
+		if pgn != nil {
+			if err := pgn.write(g); err != nil {
+				return &WriteError{err}
+			}
+			if out.w == nil { // a part was closed: its games are in the PGN file too
+				if err := pgn.flush(); err != nil {
+					return &WriteError{err}
+				}
+			}
+		}
+		sum.add(g)
+		sum.Done = i + 1
+		bar.update(sum, time.Since(start))
+		if opt.afterWrite != nil {
+			opt.afterWrite(sum.Done)
+		}
+		return nil
+	})
+	if werr == nil {
+		if err := out.closeFile(); err != nil {
+			werr = &WriteError{err}
+		}
+	} else {
+		// The file being written may be what failed: keep the finished ones only.
+		out.abort()
+	}
+	if pgn != nil {
+		if err := pgn.close(); err != nil && werr == nil {
+			werr = &WriteError{err}
+		}
+	}
+	sum.Elapsed = time.Since(start)
+	sum.Files = slices.Clone(out.files)
+	sum.Interrupted = sum.Done < sum.Total
+	sum.countUnique()
+	bar.finish(sum)
+	return sum, werr
+}
+
+// add counts a written game.
+func (s *Summary) add(g *Game) {
+	s.Games++
+	s.Positions += int64(len(g.Rows))
+	switch g.Result {
+	case 1:
+		s.Wins++
+	case 0:
+		s.Losses++
+	default:
+		s.Draws++
+	}
+	s.Terminations[g.Termination]++
+	s.hashes = append(s.hashes, g.Hashes...)
+}
+
+// countUnique sets Unique from the keys of the rows written.
+func (s *Summary) countUnique() {
+	slices.Sort(s.hashes)
+	s.Unique = int64(len(slices.Compact(s.hashes)))
+	s.hashes = nil
+}
+
+// play runs the workers over the shard's games from..total-1 and hands each
+// finished game to write in order. It returns write's first error, or the
+// first error of a game, after stopping the workers.
+func play(ctx context.Context, cfg *Config, ops *openings, shard Shard, from, total, stopAfter int,
+	write func(i int, g *Game) error) error {
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	workers := cfg.workers()
+	window := 4 * workers // games started but not yet written, at most
+	tokens := make(chan struct{}, window)
+	results := make(chan *Game, window)
+	var next atomic.Int64
+	next.Store(int64(from))
+	pool := sync.Pool{New: func() any { return new(Game) }}
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newPlayer(cfg, ops)
+			for {
+				select {
+				case tokens <- struct{}{}:
+				case <-runCtx.Done():
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= total {
+					return
+				}
+				g := pool.Get().(*Game)
+				if err := p.play(runCtx, shard.Game(i), g); err != nil {
+					if runCtx.Err() == nil {
+						cancel(err)
+					}
+					return
+				}
+				results <- g
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := map[int]*Game{}
+	nextWrite := from
+	var werr error
+	for g := range results {
+		if werr != nil {
+			continue // draining after a failure
+		}
+		pending[(g.Number-(shard.K-1))/shard.N] = g
+		for {
+			g, ok := pending[nextWrite]
+			if !ok || (stopAfter > 0 && nextWrite-from >= stopAfter) {
+				break
+			}
+			delete(pending, nextWrite)
+			if werr = write(nextWrite, g); werr != nil {
+				cancel(werr)
+				break
+			}
+			nextWrite++
+			pool.Put(g)
+			<-tokens
+			if stopAfter > 0 && nextWrite-from >= stopAfter {
+				cancel(context.Canceled)
+			}
+		}
+	}
+	if werr != nil {
+		return werr
+	}
+	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return cause // a game failed
+	}
+	return nil
+}

@@ -1,0 +1,449 @@
+package selfplay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"chessforge/datasets"
+	"chessforge/encoder"
+	"chessforge/engine/board"
+	"chessforge/engine/uci"
+)
+
+// TestMain lets the test binary act as a self-play process for the tests
+// that kill one or limit its file size.
+func TestMain(m *testing.M) {
+	if cfg := os.Getenv("SELFPLAY_TEST_HELPER"); cfg != "" {
+		os.Exit(helperProcess(cfg))
+	}
+	os.Exit(m.Run())
+}
+
+// helperProcess runs the job given as JSON, with the file size limit
+// SELFPLAY_TEST_FSIZE when set, and prints the summary as JSON.
+func helperProcess(cfgJSON string) int {
+	var cfg Config
+	if err := json.Unmarshal([]byte(cfgJSON), &cfg); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if s := os.Getenv("SELFPLAY_TEST_FSIZE"); s != "" {
+		n, _ := strconv.ParseUint(s, 10, 64)
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
+	opt := Options{}
+	if s := os.Getenv("SELFPLAY_TEST_PAUSE"); s != "" {
+		// Stop still once that many games are written, and wait to be killed.
+		n, _ := strconv.Atoi(s)
+		opt.afterWrite = func(done int) {
+			if done == n {
+				fmt.Println("paused")
+				time.Sleep(time.Hour)
+			}
+		}
+	}
+	sum, err := Run(context.Background(), cfg, opt)
+	if sum != nil {
+		json.NewEncoder(os.Stdout).Encode(sum)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// readRows reads a dataset (file or directory) whole, in file order.
+func readRows(t *testing.T, path string) []datasets.Row {
+	t.Helper()
+	r, err := datasets.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var rows []datasets.Row
+	for {
+		var row datasets.Row
+		err := r.Read(&row)
+		if errors.Is(err, io.EOF) {
+			return rows
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row)
+	}
+}
+
+// verifyRows does what `dataset verify` does and more, from the rows alone:
+// it replays each game from its first row's FEN, re-derives every row's
+// planes and policy, checks that each move is legal and leads to the next
+// row, and that the game's result follows from its final position or the
+// adjudication rule applied to the recorded scores. The rows must be written
+// from ply 0 with no score filter.
+func verifyRows(t *testing.T, cfg *Config, rows []datasets.Row) (games int) {
+	t.Helper()
+	var planes encoder.Planes
+	for len(rows) > 0 {
+		id := rows[0].GameID
+		n := 1
+		for n < len(rows) && rows[n].GameID == id {
+			n++
+		}
+		game := rows[:n]
+		rows = rows[n:]
+		games++
+		if game[0].Ply != 0 {
+			t.Fatalf("game %d starts at ply %d", id, game[0].Ply)
+		}
+		pos, err := board.ParseFEN(game[0].FEN)
+		if err != nil {
+			t.Fatalf("game %d: %v", id, err)
+		}
+		g := &Game{Number: GameNumber(id), ID: id, StartFEN: game[0].FEN, Result: game[0].Result, Termination: game[0].Termination}
+		for i, r := range game {
+			if int(r.Ply) != i || r.FEN != pos.FEN() {
+				t.Fatalf("game %d row %d: ply %d fen %q, replay gives %q", id, i, r.Ply, r.FEN, pos.FEN())
+			}
+			encoder.EncodeTo(&planes, pos)
+			if planes != r.Planes {
+				t.Fatalf("game %d ply %d: planes differ from the re-derived ones", id, i)
+			}
+			best, err := pos.ParseUCIMove(r.BestMove)
+			if err != nil {
+				t.Fatalf("game %d ply %d: best move: %v", id, i, err)
+			}
+			if p, _ := encoder.PolicyIndex(best); int(r.Policy) != p {
+				t.Fatalf("game %d ply %d: policy %d, re-derived %d", id, i, r.Policy, p)
+			}
+			m, err := pos.ParseUCIMove(r.Move)
+			if err != nil {
+				t.Fatalf("game %d ply %d: move: %v", id, i, err)
+			}
+			if r.Result != g.Result || r.Termination != g.Termination {
+				t.Fatalf("game %d ply %d: result or termination differs within the game", id, i)
+			}
+			g.Plies = append(g.Plies, Ply{Move: m, Best: best, Score: r.ScoreCP, Searched: true})
+			pos.MakeMove(m)
+		}
+		checkResult(t, cfg, g, pos)
+	}
+	return games
+}
+
+func runJob(t *testing.T, cfg Config, opt Options) *Summary {
+	t.Helper()
+	sum, err := Run(context.Background(), cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func TestRunWritesADatasetThatVerifies(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Out = filepath.Join(dir, "out.parquet")
+	cfg.PGN = filepath.Join(dir, "games.pgn")
+	sum := runJob(t, cfg, Options{})
+	rows := readRows(t, cfg.Out)
+	if n := verifyRows(t, &cfg, rows); n != cfg.Games || sum.Games != cfg.Games || sum.Positions != int64(len(rows)) {
+		t.Fatalf("%d games in the file, summary %d games %d positions, %d rows", n, sum.Games, sum.Positions, len(rows))
+	}
+	if sum.Interrupted || len(sum.Files) != 1 || sum.Files[0] != cfg.Out {
+		t.Fatalf("summary %+v", sum)
+	}
+	if sum.Unique < 1 || sum.Unique > sum.Positions || sum.Wins+sum.Draws+sum.Losses != cfg.Games {
+		t.Fatalf("summary counts %+v", sum)
+	}
+	if !strings.HasPrefix(sum.Line(), fmt.Sprintf("selfplay: %d games, %d positions, ", cfg.Games, len(rows))) ||
+		!strings.HasSuffix(sum.Line(), " positions/s") {
+		t.Fatalf("summary line %q", sum.Line())
+	}
+	// The file's metadata names the engine and the job, seed included.
+	meta := footer(t, cfg.Out)
+	var job map[string]any
+	if err := json.Unmarshal([]byte(meta[datasets.KeyConfig]), &job); err != nil {
+		t.Fatal(err)
+	}
+	if meta[datasets.KeyEngineVersion] != uci.Version || job["seed"] != float64(cfg.Seed) || job["nodes"] != float64(cfg.Nodes) ||
+		meta[KeyShard] != "1/1" || meta[KeyGames] != "0-6" {
+		t.Fatalf("metadata %v", meta)
+	}
+	pgn, err := os.ReadFile(cfg.PGN)
+	if err != nil || strings.Count(string(pgn), "[Event ") != cfg.Games {
+		t.Fatalf("PGN: %v, %d games", err, strings.Count(string(pgn), "[Event "))
+	}
+}
+
+// footer returns a dataset file's key-value metadata.
+func footer(t *testing.T, path string) map[string]string {
+	t.Helper()
+	r, err := openFooter(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestSameSeedGivesTheSameFilesWhateverTheWorkers(t *testing.T) {
+	dir := t.TempDir()
+	var files, pgns [][]byte
+	for _, workers := range []int{1, 3} {
+		cfg := tinyConfig()
+		cfg.Games = 4
+		cfg.Workers = workers
+		cfg.Out = filepath.Join(dir, fmt.Sprintf("w%d.parquet", workers))
+		cfg.PGN = filepath.Join(dir, fmt.Sprintf("w%d.pgn", workers))
+		runJob(t, cfg, Options{})
+		f, _ := os.ReadFile(cfg.Out)
+		p, _ := os.ReadFile(cfg.PGN)
+		files, pgns = append(files, f), append(pgns, p)
+	}
+	if len(files[0]) == 0 || string(files[0]) != string(files[1]) || string(pgns[0]) != string(pgns[1]) {
+		t.Fatal("1 and 3 workers wrote different files")
+	}
+	cfg := tinyConfig()
+	cfg.Games = 4
+	cfg.Seed++
+	cfg.Out = filepath.Join(dir, "other.parquet")
+	runJob(t, cfg, Options{})
+	if other := readRows(t, cfg.Out); reflect.DeepEqual(other, readRows(t, filepath.Join(dir, "w1.parquet"))) {
+		t.Fatal("another seed wrote the same rows")
+	}
+}
+
+func TestShardsTogetherWriteTheUnshardedDataset(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games = 5
+	cfg.Out = filepath.Join(dir, "all.parquet")
+	runJob(t, cfg, Options{})
+	whole := readRows(t, cfg.Out)
+
+	shared := filepath.Join(dir, "sharded")
+	for k := 1; k <= 2; k++ {
+		c := cfg
+		c.Out, c.Shard, c.PGN = shared, fmt.Sprintf("%d/2", k), filepath.Join(dir, "g.pgn")
+		sum := runJob(t, c, Options{})
+		if sum.Total != []int{3, 2}[k-1] || len(sum.Files) != 1 || !strings.Contains(sum.Files[0], fmt.Sprintf("part-s%03dof002-", k)) {
+			t.Fatalf("shard %d/2: summary %+v", k, sum)
+		}
+		if sum.PGN != filepath.Join(dir, fmt.Sprintf("g-s%03dof002.pgn", k)) {
+			t.Fatalf("shard %d/2: PGN %s", k, sum.PGN)
+		}
+	}
+	union := readRows(t, shared)
+	byGame := func(rows []datasets.Row) {
+		slices.SortStableFunc(rows, func(a, b datasets.Row) int {
+			if a.GameID != b.GameID {
+				return int(a.GameID - b.GameID)
+			}
+			return int(a.Ply - b.Ply)
+		})
+	}
+	byGame(union)
+	byGame(whole)
+	if len(union) != len(whole) || !reflect.DeepEqual(union, whole) {
+		t.Fatalf("the shards wrote %d rows, the unsharded job %d, and they differ", len(union), len(whole))
+	}
+}
+
+func TestStoppedRunResumesToTheUninterruptedGames(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games = 5
+	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
+	runJob(t, cfg, Options{})
+	full := readRows(t, cfg.Out)
+	fullPGN, _ := os.ReadFile(cfg.PGN)
+
+	for _, layout := range []string{"directory", "single file"} {
+		t.Run(layout, func(t *testing.T) {
+			cfg := cfg
+			cfg.PartGames = 2 // the stop comes in the middle of the second part
+			cfg.Out = filepath.Join(dir, "cut-dir")
+			if layout == "single file" {
+				cfg.PartGames = 100
+				cfg.Out = filepath.Join(dir, "cut.parquet")
+			}
+			cfg.PGN = cfg.Out + ".pgn"
+			sum := runJob(t, cfg, Options{stopAfter: 3})
+			if !sum.Interrupted || sum.Done != 3 || sum.Games != 3 {
+				t.Fatalf("stopped run: %+v", sum)
+			}
+			part := readRows(t, cfg.Out) // the files left are valid datasets
+			if n := verifyRows(t, &cfg, part); n != 3 || !reflect.DeepEqual(part, full[:len(part)]) {
+				t.Fatalf("the stopped run left %d games, not the first 3 of the full run", n)
+			}
+
+			sum = runJob(t, cfg, Options{Resume: true})
+			if sum.Interrupted || sum.Games != 2 || sum.Done != 5 {
+				t.Fatalf("resumed run: %+v", sum)
+			}
+			if got := readRows(t, cfg.Out); !reflect.DeepEqual(got, full) {
+				t.Fatalf("stopped and resumed: %d rows, uninterrupted %d, and they differ", len(got), len(full))
+			}
+			if got, _ := os.ReadFile(cfg.PGN); string(got) != string(fullPGN) {
+				t.Fatal("the resumed PGN differs from the uninterrupted one")
+			}
+			// Resuming a finished job plays nothing.
+			if sum = runJob(t, cfg, Options{Resume: true}); sum.Games != 0 || sum.Done != 5 {
+				t.Fatalf("resuming a finished job: %+v", sum)
+			}
+		})
+	}
+}
+
+func TestResumeRefusesAnotherJobAndRunRefusesToMixJobs(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games, cfg.PartGames = 3, 1
+	cfg.Out = filepath.Join(dir, "out")
+	runJob(t, cfg, Options{})
+	if _, err := Run(context.Background(), cfg, Options{}); err == nil || !strings.Contains(err.Error(), "-resume") {
+		t.Fatalf("a second run into the same directory: %v", err)
+	}
+	other := cfg
+	other.Seed++
+	if _, err := Run(context.Background(), other, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "part-s001of001-00000.parquet") {
+		t.Fatalf("resuming with another seed: %v", err)
+	}
+	// A missing part (a gap in the games) is found.
+	os.Remove(filepath.Join(dir, "out", "part-s001of001-00001.parquet"))
+	if _, err := Run(context.Background(), cfg, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("resuming with a gap: %v", err)
+	}
+}
+
+func TestKilledRunLeavesValidFilesAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games, cfg.PartGames = 5, 2
+	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
+	runJob(t, cfg, Options{})
+	full := readRows(t, cfg.Out)
+	fullPGN, _ := os.ReadFile(cfg.PGN)
+
+	// Kill the process when the first part is closed and the second holds
+	// one game under its temporary name.
+	cfg.Out, cfg.PGN = filepath.Join(dir, "killed"), filepath.Join(dir, "killed.pgn")
+	cmd := helperCommand(t, cfg)
+	cmd.Env = append(cmd.Env, "SELFPLAY_TEST_PAUSE=3")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 7)
+	if _, err := io.ReadFull(stdout, line); err != nil || string(line) != "paused\n" {
+		cmd.Process.Kill()
+		t.Fatalf("helper said %q, %v", line, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if tmp, _ := filepath.Glob(filepath.Join(cfg.Out, "*"+datasets.TempSuffix)); len(tmp) != 1 {
+		t.Fatalf("want the killed part's temporary file, found %v", tmp)
+	}
+	left := readRows(t, cfg.Out) // the finished files are valid
+	if n := verifyRows(t, &cfg, left); n != 2 {
+		t.Fatalf("the killed run left %d whole games, want 2", n)
+	}
+	sum := runJob(t, cfg, Options{Resume: true})
+	if sum.Done != cfg.Games || sum.Games != 3 {
+		t.Fatalf("resume: %+v", sum)
+	}
+	if got := readRows(t, cfg.Out); !reflect.DeepEqual(got, full) {
+		t.Fatal("killed and resumed: the rows differ from the uninterrupted run's")
+	}
+	if got, _ := os.ReadFile(cfg.PGN); string(got) != string(fullPGN) {
+		t.Fatal("killed and resumed: the PGN differs from the uninterrupted run's")
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(cfg.Out, "*"+datasets.TempSuffix)); len(tmp) > 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
+}
+
+func TestWriteErrorStopsTheRunAndKeepsFinishedFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games, cfg.PartGames = 6, 1
+	cfg.Out = filepath.Join(dir, "sizes")
+	sum := runJob(t, cfg, Options{})
+	// Find a part larger than all before it: with the file size limit set
+	// to the largest of those, the earlier parts fit and that one cannot.
+	var limit int64
+	fail := -1
+	for i, f := range sum.Files {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && st.Size() > limit {
+			fail = i
+			break
+		}
+		limit = max(limit, st.Size())
+	}
+	if fail < 0 {
+		t.Fatal("no part is larger than the ones before it; choose other games")
+	}
+
+	cfg.Out = filepath.Join(dir, "full-disk")
+	cmd := helperCommand(t, cfg)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("SELFPLAY_TEST_FSIZE=%d", limit))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("helper: %v, stderr %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "writing the output") || !strings.Contains(stderr.String(), "file too large") {
+		t.Fatalf("the error does not say what failed: %s", stderr.String())
+	}
+	var got Summary
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Done != fail || len(got.Files) != fail {
+		t.Fatalf("stopped after %d games with %d files, want %d", got.Done, len(got.Files), fail)
+	}
+	rows := readRows(t, cfg.Out) // every file left is whole
+	if n := verifyRows(t, &cfg, rows); n != fail {
+		t.Fatalf("%d games left, want %d", n, fail)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(cfg.Out, "*"+datasets.TempSuffix)); len(tmp) > 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
+}
+
+// helperCommand runs this test binary as a self-play process for cfg.
+func helperCommand(t *testing.T, cfg Config) *exec.Cmd {
+	t.Helper()
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SELFPLAY_TEST_HELPER="+string(data))
+	return cmd
+}
