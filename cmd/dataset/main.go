@@ -1,0 +1,134 @@
+// Command dataset inspects, checks and converts the project's training
+// datasets (SPEC §3): a .parquet file, a directory of them or a glob.
+//
+//	dataset info PATH                        files, rows, games, schema, metadata, bytes per position
+//	dataset stats PATH                       results, game lengths, score histogram, terminations
+//	dataset head [-n N] [-board K] PATH      the first rows as FEN, move, score, result; a board picture
+//	dataset verify [-show K] PATH            re-derive planes and policy; last line "verify: N rows, M mismatches"
+//	dataset split PATH [-val F] [-seed S] -out DIR      train/validation by game: DIR/train.parquet, DIR/val.parquet
+//	dataset merge PATH... -out FILE [-dedup]            shards into one file, optionally without duplicate positions
+//	dataset export -format epd PATH -out FILE           "FEN [1.0]" lines
+//	dataset export -format npy PATH -out DIR [-shard-rows N]   NumPy shards and manifest.json
+//
+// Flags may come before or after the paths. Long work shows a progress bar
+// on standard error (-quiet hides it). Every file is written under a
+// temporary name and renamed when complete.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is a subcommand: it parses its flags from args and writes its
+// report to out, progress to errw.
+type command struct {
+	name, usage string
+	run         func(args []string, out, errw io.Writer) error
+}
+
+var commands = []command{
+	{"info", "info PATH", runInfo},
+	{"stats", "stats PATH", runStats},
+	{"head", "head [-n N] [-board K] PATH", runHead},
+	{"verify", "verify [-show K] PATH", runVerify},
+	{"split", "split PATH [-val F] [-seed S] -out DIR", runSplit},
+	{"merge", "merge PATH... -out FILE [-dedup]", runMerge},
+	{"export", "export -format epd|npy PATH -out FILE|DIR [-shard-rows N]", runExport},
+}
+
+// errUsage marks an error in the command line (exit status 2).
+var errUsage = errors.New("usage")
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+func (e usageError) Is(t error) bool {
+	return t == errUsage
+}
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: dataset COMMAND [flags] PATH...")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  dataset %s\n", c.usage)
+	}
+	fmt.Fprintln(w, "PATH is a .parquet file, a directory of them, or a glob; flags may follow the paths.")
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(stderr, "dataset %s: %v\nusage: dataset %s\n", c.name, err, c.usage)
+			return 2
+		case errors.Is(err, errMismatches):
+			return 1
+		}
+		fmt.Fprintf(stderr, "dataset %s: %v\n", c.name, err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "dataset: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+// parse parses flags that may come before, between or after the
+// positional arguments, and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// onePath parses args for a command taking exactly one dataset path.
+func onePath(fs *flag.FlagSet, args []string) (string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usagef("want one dataset PATH, got %d (%s)", len(pos), strings.Join(pos, " "))
+	}
+	return pos[0], nil
+}
