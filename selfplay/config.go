@@ -121,6 +121,11 @@ func (c *Config) Validate() error {
 	case c.PartGames < 1:
 		return bad("part-games", c.PartGames, "need at least one game per part file")
 	}
+	if sh := strings.TrimSpace(c.Shard); sh != "" && sh != "auto" {
+		if _, err := ParseShard(sh); err != nil {
+			return fmt.Errorf("selfplay: -shard: %w", err)
+		}
+	}
 	if _, err := ParseSignatures(c.Endgames); err != nil {
 		return fmt.Errorf("selfplay: -endgames %q: %w", c.Endgames, err)
 	}

@@ -44,6 +44,8 @@ type Summary struct {
 	Losses       int   //
 	Terminations map[datasets.Termination]int
 	Unique       int64 // distinct positions (Zobrist keys) among this run's rows
+	Searches     int64 // searches made by this run's written games (rows or not)
+	Nodes        int64 // nodes those searches visited
 	Elapsed      time.Duration
 	Out          string   // the output file or directory
 	Files        []string // the shard's finished dataset files, earlier runs included
@@ -227,6 +229,12 @@ func (s *Summary) add(g *Game) {
 		s.Draws++
 	}
 	s.Terminations[g.Termination]++
+	for _, pl := range g.Plies {
+		if pl.Searched {
+			s.Searches++
+			s.Nodes += pl.Nodes
+		}
+	}
 	s.hashes = append(s.hashes, g.Hashes...)
 }
 

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"chessforge/datasets"
@@ -72,14 +73,18 @@ func report(w io.Writer, cfg *selfplay.Config, s *selfplay.Summary) {
 	fmt.Fprintf(w, "shard %v: %d of %d games done\n", s.Shard, s.Done, s.Total)
 	if s.Games > 0 {
 		fmt.Fprintf(w, "results (White): +%d =%d -%d\n", s.Wins, s.Draws, s.Losses)
-		fmt.Fprint(w, "terminations:")
+		var terms []string
 		for _, t := range datasets.Terminations() {
 			if n := s.Terminations[t]; n > 0 {
-				fmt.Fprintf(w, " %s %d,", t, n)
+				terms = append(terms, fmt.Sprintf("%s %d", t, n))
 			}
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "terminations: %s\n", strings.Join(terms, ", "))
 		fmt.Fprintf(w, "unique positions: %d of %d (%.1f%%)\n", s.Unique, s.Positions, 100*s.UniqueShare())
+		if secs := s.Elapsed.Seconds(); secs > 0 {
+			fmt.Fprintf(w, "search: %d searches, %d nodes, %.0f searches/s, %.0f nodes/s, %.0f games/hour\n",
+				s.Searches, s.Nodes, float64(s.Searches)/secs, float64(s.Nodes)/secs, float64(s.Games)/secs*3600)
+		}
 	}
 	switch len(s.Files) {
 	case 0:
