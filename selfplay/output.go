@@ -212,13 +212,13 @@ func (o *output) write(i int, g *Game) error {
 }
 
 func (o *output) open(i int) error {
-	path := o.path
+	path, dir := o.path, filepath.Dir(o.path)
 	if !o.single {
-		if err := os.MkdirAll(o.path, 0o755); err != nil {
-			return fmt.Errorf("selfplay: output directory: %w", err)
-		}
-		path = o.partPath(o.part)
+		path, dir = o.partPath(o.part), o.path
 		o.part++
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("selfplay: output directory: %w", err)
 	}
 	w, err := datasets.Create(path, datasets.WriterOptions{
 		EngineVersion: uci.Version,
