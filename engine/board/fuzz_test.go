@@ -7,8 +7,9 @@ import (
 
 // FuzzParseFEN feeds arbitrary strings to ParseFEN. It must never panic; an
 // error must be a *FENError; a FEN that parses must write a FEN that parses
-// back to the same FEN and hash, and its legal moves must play and unplay
-// cleanly.
+// back to the same FEN and hash, its legal moves must be those of the plain
+// mailbox generator, and they must play and unplay cleanly (the positions
+// they reach checked against the plain generator too).
 func FuzzParseFEN(f *testing.F) {
 	for _, tc := range perftCases {
 		f.Add(tc.fen)
@@ -51,10 +52,12 @@ func FuzzParseFEN(f *testing.F) {
 		if n := p.Perft(1); n != uint64(list.N) {
 			t.Fatalf("%s: perft(1) = %d, %d legal moves", out, n, list.N)
 		}
+		checkAgainstNaive(t, p)
 		before := snapshot(p)
 		for _, m := range list.Slice() {
 			p.MakeMove(m)
 			checkConsistent(t, p)
+			checkAgainstNaive(t, p)
 			p.UnmakeMove()
 			if !sameState(p, &before) {
 				t.Fatalf("%s: unmaking %s left %s", out, m, p.FEN())
