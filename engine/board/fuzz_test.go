@@ -118,3 +118,43 @@ func FuzzParseUCIMove(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMoveSequences plays the game the input spells out (the first byte picks
+// the starting position, each further byte a legal move by index) and checks
+// every position on the way: consistent state, the same legal moves as the
+// plain generator, and exact restoration when the moves are unmade.
+func FuzzMoveSequences(f *testing.F) {
+	f.Add([]byte{0, 12, 3, 40, 7, 7, 1, 0, 19})
+	f.Add([]byte{2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
+	f.Add([]byte{3, 255, 254, 253, 0, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5})
+	f.Add([]byte{5, 9, 200, 31, 17, 77, 3, 99, 42})
+	f.Add([]byte{6, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1})
+	starts := make([]*Position, len(playoutStarts))
+	for i, fen := range playoutStarts {
+		starts[i] = mustFEN(f, fen)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		p := starts[int(data[0])%len(starts)].Clone()
+		origin := snapshot(p)
+		var list MoveList
+		for _, b := range data[1:] {
+			p.GenerateLegal(&list)
+			if list.N == 0 {
+				break
+			}
+			p.MakeMove(list.Moves[int(b)%list.N])
+			checkConsistent(t, p)
+			checkAgainstNaive(t, p)
+		}
+		for p.Ply() > 0 {
+			p.UnmakeMove()
+		}
+		if !sameState(p, &origin) {
+			t.Fatalf("unmaking the whole game left %s", p.FEN())
+		}
+	})
+}
