@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 BINARIES := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build test test-nodecheck bench perft vet fmt clean selfplay loop
+.PHONY: all build test test-nodecheck test-python bench perft vet fmt clean selfplay loop
 
 all: build
 
@@ -19,7 +19,7 @@ fmt:
 
 # The one test command: formatting, vet, race-enabled tests, and the checks
 # against outside programs (Stockfish perft cross-check).
-test: build test-nodecheck
+test: build test-nodecheck test-python
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -timeout 20m ./...
@@ -33,6 +33,19 @@ test-nodecheck:
 	rm -rf $(NODECHECK_DIR)
 	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR) -games 40 -shards 2
 	node encoder/nodecheck/check.mjs $(NODECHECK_DIR)
+
+# The Python side (datasets/python): a Go-written dataset, exported to NumPy
+# shards by bin/dataset, read by the PyTorch loader (planes compared bit for
+# bit with the Parquet ones) and trained on by train.py for a few steps.
+# Debian's python3-torch and python3-numpy; the pyarrow path runs where
+# pyarrow is installed and reports itself skipped otherwise.
+PYTHON ?= /usr/bin/python3
+PYTEST_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-pytest
+test-python: build
+	rm -rf $(PYTEST_DIR)
+	$(GO) run ./datasets/python/internal/pyfixture -out $(PYTEST_DIR)
+	$(BIN)/dataset export -format npy $(PYTEST_DIR)/data -out $(PYTEST_DIR)/npy -shard-rows 1000 -quiet
+	CHESSFORGE_PYTEST_DIR=$(PYTEST_DIR) $(PYTHON) datasets/python/tests/run.py
 
 # Benchmarks: move generation (perft), and more as parts land.
 bench:

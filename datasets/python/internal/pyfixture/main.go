@@ -1,0 +1,109 @@
+// Command pyfixture writes the Python tests' dataset: a directory of
+// Parquet shards of random playouts (small row groups, so that DataLoader
+// workers have several units to share), plus the columns the tests compare
+// against, dumped from the Parquet files through the Go reader as raw
+// little-endian arrays in row order:
+//
+//	DIR/data/part-K.parquet  the dataset
+//	DIR/planes.f32           float32 [rows, 1152], SPEC §1
+//	DIR/policy.i32           int32 [rows]
+//	DIR/score_cp.i32         int32 [rows]
+//	DIR/result.f32           float32 [rows]
+//
+//	go run ./datasets/python/internal/pyfixture -out DIR [-games N] [-seed S]
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"chessforge/datasets"
+	"chessforge/datasets/fixture"
+)
+
+func main() {
+	out := flag.String("out", "", "output directory (created)")
+	games := flag.Int("games", 20, "games per shard")
+	shards := flag.Int("shards", 2, "Parquet files")
+	seed := flag.Uint64("seed", 1, "random seed")
+	flag.Parse()
+	if *out == "" || *games < 1 || *shards < 1 {
+		fmt.Fprintln(os.Stderr, "pyfixture: -out is required; -games and -shards must be positive")
+		os.Exit(2)
+	}
+	if err := run(*out, *games, *shards, *seed); err != nil {
+		fmt.Fprintln(os.Stderr, "pyfixture:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out string, games, shards int, seed uint64) error {
+	data := filepath.Join(out, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return err
+	}
+	var rows int64
+	for s := 0; s < shards; s++ {
+		n, err := fixture.Write(filepath.Join(data, fmt.Sprintf("part-%d.parquet", s)), fixture.Options{
+			Games: games, Seed: seed + uint64(s), FirstID: int64(s * games), MaxPlies: 120, RowGroupRows: 512,
+		})
+		if err != nil {
+			return err
+		}
+		rows += n
+	}
+	dumps := map[string]*bufio.Writer{}
+	var files []*os.File
+	for _, name := range []string{"planes.f32", "policy.i32", "score_cp.i32", "result.f32"} {
+		f, err := os.Create(filepath.Join(out, name))
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		dumps[name] = bufio.NewWriter(f)
+	}
+	r, err := datasets.Open(data, &datasets.ReaderOptions{Columns: []string{
+		datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult}})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var b datasets.Batch
+	var buf []byte
+	for {
+		err := r.ReadBatch(&b)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		buf = buf[:0]
+		for _, v := range b.Planes {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		}
+		dumps["planes.f32"].Write(buf)
+		for i := 0; i < b.Len; i++ {
+			dumps["policy.i32"].Write(binary.LittleEndian.AppendUint32(nil, uint32(b.Policy[i])))
+			dumps["score_cp.i32"].Write(binary.LittleEndian.AppendUint32(nil, uint32(b.ScoreCP[i])))
+			dumps["result.f32"].Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(b.Result[i])))
+		}
+	}
+	for i, name := range []string{"planes.f32", "policy.i32", "score_cp.i32", "result.f32"} {
+		if err := dumps[name].Flush(); err != nil {
+			return err
+		}
+		if err := files[i].Close(); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("pyfixture: %d rows in %d files under %s\n", rows, shards, data)
+	return nil
+}

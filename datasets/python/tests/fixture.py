@@ -1,0 +1,55 @@
+"""The Go-written dataset the tests read: built once per run.
+
+CHESSFORGE_PYTEST_DIR names a directory that pyfixture and the npy export
+already filled (make test-python does this); otherwise it is built here in
+a temporary directory with `go run` (pyfixture) and bin/dataset (or
+`go run ./cmd/dataset` when bin/dataset is missing).
+"""
+
+import atexit
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+INPUT_SIZE = 1152
+
+_dir = None
+
+
+def build(out):
+    subprocess.run(["go", "run", "./datasets/python/internal/pyfixture", "-out", out],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    binary = os.path.join(ROOT, "bin", "dataset")
+    cmd = [binary] if os.access(binary, os.X_OK) else ["go", "run", "./cmd/dataset"]
+    subprocess.run(cmd + ["export", "-format", "npy", os.path.join(out, "data"), "-out",
+                          os.path.join(out, "npy"), "-shard-rows", "1000", "-quiet"],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def directory():
+    """The fixture directory: data/ (Parquet), npy/ (export), raw dumps."""
+    global _dir
+    if _dir is None:
+        d = os.environ.get("CHESSFORGE_PYTEST_DIR")
+        if not d or not os.path.isfile(os.path.join(d, "npy", "manifest.json")):
+            d = d or tempfile.mkdtemp(prefix="chessforge-pytest-")
+            if not os.environ.get("CHESSFORGE_PYTEST_DIR"):
+                atexit.register(shutil.rmtree, d, True)
+            build(d)
+        _dir = d
+    return _dir
+
+
+def expected():
+    """The Go reader's dump of the Parquet rows: planes [n, 1152] float32,
+    policy, score_cp (int32) and result (float32)."""
+    d = directory()
+    planes = np.fromfile(os.path.join(d, "planes.f32"), dtype="<f4").reshape(-1, INPUT_SIZE)
+    policy = np.fromfile(os.path.join(d, "policy.i32"), dtype="<i4")
+    score = np.fromfile(os.path.join(d, "score_cp.i32"), dtype="<i4")
+    result = np.fromfile(os.path.join(d, "result.f32"), dtype="<f4")
+    return planes, policy, score, result

@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Run the Python tests; the last line is "N passed, N failed" (skips are
+reported on the line before). Exit status 1 when any test fails."""
+
+import os
+import sys
+import unittest
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
+result = unittest.TextTestRunner(verbosity=2).run(suite)
+failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+skipped = len(result.skipped)
+passed = result.testsRun - failed - skipped
+for test, why in result.skipped:
+    print(f"skipped: {test.id()}: {why}")
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
