@@ -68,13 +68,13 @@ func sameRow(a, b *Row) bool {
 }
 
 func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
-	games := playGames(1, 16, 150)
+	games := playGames(1, 9, 150)
 	path := filepath.Join(t.TempDir(), "games.parquet")
 	opts := testOptions()
-	opts.RowGroupRows = 600 // several row groups, batch and group boundaries mid-game
+	opts.RowGroupRows = 400 // several row groups, batch and group boundaries mid-game
 	opts.Metadata = map[string]string{"chessforge.note": "round trip"}
 	want := writeGames(t, path, games, opts)
-	if len(want) < 1500 {
+	if len(want) < 1000 {
 		t.Fatalf("only %d rows written", len(want))
 	}
 	terms := map[Termination]bool{}
@@ -82,7 +82,7 @@ func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
 		terms[r.Termination] = true
 	}
 
-	rd, err := Open(path, &ReaderOptions{BatchRows: 250})
+	rd, err := Open(path, &ReaderOptions{BatchRows: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +105,8 @@ func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := infos[0]
-	if in.Rows != int64(len(want)) || in.RowGroups != (len(want)+599)/600 {
-		t.Errorf("Stat: %d rows in %d row groups, want %d rows in %d", in.Rows, in.RowGroups, len(want), (len(want)+599)/600)
+	if in.Rows != int64(len(want)) || in.RowGroups != (len(want)+399)/400 {
+		t.Errorf("Stat: %d rows in %d row groups, want %d rows in %d", in.Rows, in.RowGroups, len(want), (len(want)+399)/400)
 	}
 	for k, v := range map[string]string{
 		KeySchemaVersion: "1", KeyPlanes: "18x8x8-v1", KeyPolicy: "73x8x8-v1",
