@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTuneWritesWeightsReportAndSummary runs the command on a few hundred
+// real positions: it writes the weights file to -out, the report files,
+// and ends with SPEC §4's summary line.
+func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x.epd")
+	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if err := os.WriteFile(data, []byte(strings.Join(lines[:600], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "weights_gen.go")
+	report := filepath.Join(dir, "report")
+	var stdout, stderr bytes.Buffer
+	err = run([]string{"-data", data, "-out", out, "-report", report, "-params", "material,tempo", "-iters", "5", "-quiet"}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("tune: %v\n%s", err, stderr.String())
+	}
+	text := strings.TrimSpace(stdout.String())
+	last := text[strings.LastIndex(text, "\n")+1:]
+	if !regexp.MustCompile(`^tune: 600 positions, K=[0-9.]+, train MSE [0-9.]+ -> [0-9.]+, validation MSE [0-9.]+ -> [0-9.]+$`).MatchString(last) {
+		t.Errorf("last line %q is not the summary line", last)
+	}
+	gen, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(gen), "// Code generated") || !strings.Contains(string(gen), data) {
+		t.Errorf("weights file does not start with the generated-code header naming the data:\n%.300s", gen)
+	}
+	for _, f := range []string{"errors.csv", "curves.png", "changes.txt"} {
+		if fi, err := os.Stat(filepath.Join(report, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("report file %s: %v", f, err)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(report, "errors.csv"))
+	if n := strings.Count(string(csv), "\n"); n < 3 {
+		t.Errorf("errors.csv has %d lines, want a header and a line per iteration", n)
+	}
+
+	// -dry-run writes nothing; a bad flag value is an error.
+	out2 := filepath.Join(dir, "none.go")
+	if err := run([]string{"-data", data, "-out", out2, "-report", "", "-params", "tempo", "-iters", "1", "-dry-run", "-quiet"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out2); !os.IsNotExist(err) {
+		t.Errorf("-dry-run wrote %s", out2)
+	}
+	if err := run([]string{"-data", data, "-params", "nosuchgroup", "-quiet"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-params") {
+		t.Errorf("unknown group: %v", err)
+	}
+}
