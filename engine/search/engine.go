@@ -260,6 +260,12 @@ func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Resu
 	main.iterate(maxDepth, multiPV, report)
 	e.stop.Store(true)
 	wg.Wait()
+	if report != nil && main.stopped {
+		// The last iteration was cut short: report the final totals.
+		for i := 0; i < multiPV; i++ {
+			report(main.info(i, max(main.completed, 1)))
+		}
+	}
 
 	var total uint64
 	for _, w := range e.workers {

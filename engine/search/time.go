@@ -39,15 +39,16 @@ func newTimeManager(lim Limits, white bool, overhead time.Duration) timeManager 
 	if mtg <= 0 || mtg > 40 {
 		mtg = 40
 	}
-	// The share of the remaining time for this move, plus most of the increment.
-	soft := avail/time.Duration(mtg) + inc*3/4
-	hard := soft * 4
-	cap := avail * 7 / 10
+	// The share of the remaining time for this move, plus most of the
+	// increment; never more than a fraction of what is left, so that a
+	// reserve remains for the moves after this one whatever the increment.
+	base := avail/time.Duration(mtg) + inc*3/4
+	limit := avail / 2
 	if mtg == 1 {
-		cap = avail * 9 / 10
+		limit = avail * 8 / 10
 	}
-	tm.soft = min(soft, cap)
-	tm.hard = min(hard, cap)
+	tm.soft = min(base, limit)
+	tm.hard = min(base*3, limit)
 	return tm
 }
 
