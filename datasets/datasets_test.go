@@ -217,6 +217,9 @@ func TestDirectoryAndGlobReadShardsInOrder(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
+		if rd.NumRows() != int64(len(want)) {
+			t.Errorf("%s: NumRows %d, want %d", path, rd.NumRows(), len(want))
+		}
 		if len(rd.Files()) != 3 {
 			t.Errorf("%s: files %v, want the three shards", path, rd.Files())
 		}
@@ -404,13 +407,16 @@ func TestCorruptPageIsReportedWithTheFileName(t *testing.T) {
 
 func TestWriterRejectsInvalidRowsAndOptions(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{Config: []byte("{}")}); err == nil {
+	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{Config: []byte(`{"seed":1}`)}); err == nil {
 		t.Error("Create without an engine version: want an error")
 	}
 	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte("{seed:")}); err == nil {
 		t.Error("Create with invalid JSON config: want an error")
 	}
-	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte("{}"), Metadata: map[string]string{KeyPlanes: "x"}}); err == nil {
+	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte(`{"games":10}`)}); err == nil || !strings.Contains(err.Error(), "seed") {
+		t.Errorf("Create with a config without seed: %v, want an error about the seed", err)
+	}
+	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte(`{"seed":1}`), Metadata: map[string]string{KeyPlanes: "x"}}); err == nil {
 		t.Error("Create overriding chessforge.planes: want an error")
 	}
 	path := filepath.Join(dir, "rows.parquet")

@@ -265,6 +265,7 @@ func (b *Batch) Row(i int, r *Row) {
 // row group after row group, holding one batch in memory.
 type Reader struct {
 	files []string
+	rows  int64 // in all files
 	opts  ReaderOptions
 	next  int // index in files of the next file to open
 
@@ -302,6 +303,7 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 			return nil, err
 		}
 		pf.Close()
+		r.rows += info.Rows
 		for _, c := range r.opts.Columns {
 			if len(info.Schema.FieldIndices(c)) == 0 {
 				return nil, fmt.Errorf("datasets: %s: missing column %q", f, c)
@@ -313,6 +315,10 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 
 // Files returns the files the Reader reads, in order.
 func (r *Reader) Files() []string { return r.files }
+
+// NumRows returns the number of rows in all the files, from their footers:
+// the total for a progress bar.
+func (r *Reader) NumRows() int64 { return r.rows }
 
 // openNext opens the next file for reading, or returns io.EOF.
 func (r *Reader) openNext() error {

@@ -37,7 +37,8 @@ const (
 type WriterOptions struct {
 	// EngineVersion is the version of the engine that generated the data.
 	EngineVersion string
-	// Config is the full generation config as JSON, seed included.
+	// Config is the full generation config as a JSON object, which must
+	// have a "seed" field.
 	Config []byte
 	// Metadata holds further key-value pairs for the file footer.
 	Metadata map[string]string
@@ -125,8 +126,12 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	if opts.EngineVersion == "" {
 		return nil, fmt.Errorf("datasets: %s: WriterOptions.EngineVersion is empty", path)
 	}
-	if !json.Valid(opts.Config) {
-		return nil, fmt.Errorf("datasets: %s: WriterOptions.Config is not valid JSON", path)
+	var cfg map[string]json.RawMessage
+	if err := json.Unmarshal(opts.Config, &cfg); err != nil {
+		return nil, fmt.Errorf("datasets: %s: WriterOptions.Config is not a JSON object: %v", path, err)
+	}
+	if _, ok := cfg["seed"]; !ok {
+		return nil, fmt.Errorf("datasets: %s: WriterOptions.Config has no \"seed\" field (SPEC §3: the generation config, seed included)", path)
 	}
 	if opts.RowGroupRows <= 0 {
 		opts.RowGroupRows = DefaultRowGroupRows
