@@ -34,18 +34,19 @@ func newTimeManager(lim Limits, white bool, overhead time.Duration) timeManager 
 		return tm
 	}
 	tm.limited = true
-	avail := max(left-overhead, time.Millisecond)
 	mtg := lim.MovesToGo
 	if mtg <= 0 || mtg > 40 {
 		mtg = 40
 	}
-	// The share of the remaining time for this move, plus most of the
-	// increment; never more than a fraction of what is left, so that a
-	// reserve remains for the moves after this one whatever the increment.
-	base := avail/time.Duration(mtg) + inc*3/4
-	limit := avail / 2
+	// The time for the next mtg moves, increments included, less the
+	// overhead that every one of them will lose on top of its search; this
+	// move gets an even share of it. A move never takes more than half of
+	// what is left (most of it when the time control is about to renew).
+	avail := left + inc*time.Duration(mtg-1) - overhead*time.Duration(2+mtg)
+	base := max(avail/time.Duration(mtg), time.Millisecond)
+	limit := max((left-overhead)/2, time.Millisecond)
 	if mtg == 1 {
-		limit = avail * 8 / 10
+		limit = max((left-overhead)*8/10, time.Millisecond)
 	}
 	tm.soft = min(base, limit)
 	tm.hard = min(base*3, limit)

@@ -53,6 +53,11 @@ func TestTimeManagerUsesIncrementAndMoveTime(t *testing.T) {
 	if !tm.limited || tm.soft != 100*time.Millisecond {
 		t.Errorf("Black's clock 4 s: soft %v, want 4s/40 = 100ms", tm.soft)
 	}
+	// 10 s + 0.1 s with 30 ms overhead: (10000 + 39·100 − 42·30)/40 = 316 ms.
+	tm = newTimeManager(Limits{WTime: 10 * time.Second, WInc: 100 * time.Millisecond}, true, 30*time.Millisecond)
+	if tm.soft != 316*time.Millisecond {
+		t.Errorf("10+0.1: soft %v, want 316ms", tm.soft)
+	}
 	if tm := newTimeManager(Limits{Infinite: true, WTime: time.Second}, true, 0); tm.limited {
 		t.Error("infinite search has a time limit")
 	}
