@@ -37,8 +37,8 @@ const (
 type WriterOptions struct {
 	// EngineVersion is the version of the engine that generated the data.
 	EngineVersion string
-	// Config is the full generation config as a JSON object, which must
-	// have a "seed" field.
+	// Config is the full generation config as a JSON object; SPEC §3 asks
+	// for all of it, seed included.
 	Config []byte
 	// Metadata holds further key-value pairs for the file footer.
 	Metadata map[string]string
@@ -129,9 +129,6 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	var cfg map[string]json.RawMessage
 	if err := json.Unmarshal(opts.Config, &cfg); err != nil {
 		return nil, fmt.Errorf("datasets: %s: WriterOptions.Config is not a JSON object: %v", path, err)
-	}
-	if _, ok := cfg["seed"]; !ok {
-		return nil, fmt.Errorf("datasets: %s: WriterOptions.Config has no \"seed\" field (SPEC §3: the generation config, seed included)", path)
 	}
 	if opts.RowGroupRows <= 0 {
 		opts.RowGroupRows = DefaultRowGroupRows
