@@ -557,3 +557,39 @@ func TestTerminationNamesRoundTrip(t *testing.T) {
 		t.Error("unknown termination: want an error")
 	}
 }
+
+// TestReaderTakesFilesOfOtherWriters reads a file with only the required
+// columns and one with an extra column, as another tool may write: the
+// missing self-play columns stay zero, the unknown column is ignored.
+func TestReaderTakesFilesOfOtherWriters(t *testing.T) {
+	dir := t.TempDir()
+	required := arrow.NewSchema(columns[:numRequired], nil)
+	extra := arrow.NewSchema(append(append([]arrow.Field(nil), columns[:numRequired]...),
+		arrow.Field{Name: "wdl_draw", Type: arrow.PrimitiveTypes.Float32}), nil)
+	for _, tc := range []struct {
+		name   string
+		schema *arrow.Schema
+	}{{"required.parquet", required}, {"extra.parquet", extra}} {
+		path := filepath.Join(dir, tc.name)
+		writeCustom(t, path, tc.schema, goodMeta())
+		rd, err := Open(path, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var r Row
+		if err := rd.Read(&r); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.GameID != 1 || r.FEN != "checkmate" || r.Termination != TerminationUnknown || r.Depth != 0 {
+			t.Errorf("%s: read %+v", tc.name, r)
+		}
+		if err := rd.Read(&r); err != io.EOF {
+			t.Errorf("%s: after the only row: %v", tc.name, err)
+		}
+		rd.Close()
+	}
+	if _, err := Open(filepath.Join(dir, "required.parquet"), &ReaderOptions{Columns: []string{ColDepth}}); err == nil ||
+		!strings.Contains(err.Error(), `missing column "depth"`) {
+		t.Errorf("asking for a column the file lacks: %v", err)
+	}
+}
