@@ -162,7 +162,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
-	if out.single && done > 0 {
+	if out.single && done > 0 && done < sum.Total {
 		if err := out.reopenSingle(done); err != nil {
 			if pgn != nil {
 				pgn.close()
