@@ -43,7 +43,7 @@ func twoShards(t *testing.T) (string, int64) {
 	var rows int64
 	for i := 0; i < 2; i++ {
 		n, err := fixture.Write(filepath.Join(dir, "part-"+strconv.Itoa(i)+".parquet"),
-			fixture.Options{Games: 5, Seed: uint64(i + 1), FirstID: int64(100 * i), MaxPlies: 60})
+			fixture.Options{Games: 3, Seed: uint64(i + 1), FirstID: int64(100 * i), MaxPlies: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestInfoReportsRowsGamesAndSize(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	for _, want := range []string{"rows:      " + strconv.FormatInt(rows, 10), "games:     10", "bytes per position",
+	for _, want := range []string{"rows:      " + strconv.FormatInt(rows, 10), "games:     6", "bytes per position",
 		"planes", datasets.KeySchemaVersion + ": 1", "fixture playouts"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info lacks %q:\n%s", want, out)
@@ -94,7 +94,7 @@ func TestStatsReportsResultsLengthsScoresAndTerminations(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	for _, want := range []string{"rows " + strconv.FormatInt(rows, 10) + ", games 10", "White wins", "game length", "score_cp", "terminations"} {
+	for _, want := range []string{"rows " + strconv.FormatInt(rows, 10) + ", games 6", "White wins", "game length", "score_cp", "terminations"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats lacks %q:\n%s", want, out)
 		}
@@ -133,7 +133,7 @@ func TestVerifyLastLineCountsRowsAndMismatches(t *testing.T) {
 	}
 	// One row with a wrong plane, another file with a wrong policy.
 	bad := filepath.Join(t.TempDir(), "bad.parquet")
-	n, err := fixture.Write(bad, fixture.Options{Games: 3, Seed: 9, Mutate: func(i int64, r *datasets.Row) {
+	n, err := fixture.Write(bad, fixture.Options{Games: 2, Seed: 9, MaxPlies: 50, Mutate: func(i int64, r *datasets.Row) {
 		if i == 42 {
 			r.Planes[encoder.PlaneSideToMove*64+9] = 1 - r.Planes[encoder.PlaneSideToMove*64+9]
 		}
@@ -242,7 +242,7 @@ func TestExportEPDLinesParseBack(t *testing.T) {
 func TestExportNPYRoundTrips(t *testing.T) {
 	dir, rows := twoShards(t)
 	out := filepath.Join(t.TempDir(), "npy")
-	code, stdout, errw := runCmd("export", "-format", "npy", "-shard-rows", "250", dir, "-out", out, "-quiet")
+	code, stdout, errw := runCmd("export", "-format", "npy", "-shard-rows", "100", dir, "-out", out, "-quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}

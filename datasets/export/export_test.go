@@ -25,7 +25,7 @@ func writeFixture(t *testing.T) (string, int64) {
 	var rows int64
 	for i, seed := range []uint64{1, 2} {
 		n, err := fixture.Write(filepath.Join(dir, []string{"a.parquet", "b.parquet"}[i]),
-			fixture.Options{Games: 6, Seed: seed, FirstID: int64(100 * i), RowGroupRows: 128})
+			fixture.Options{Games: 3, Seed: seed, FirstID: int64(100 * i), MaxPlies: 80, RowGroupRows: 64})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestEPDLinesParseBackToTheRows(t *testing.T) {
 func TestNPYRebuildsTheParquetPlanesExactly(t *testing.T) {
 	src, n := writeFixture(t)
 	dir := filepath.Join(t.TempDir(), "npy")
-	const shardRows = 300 // several shards, one cut inside a batch
+	const shardRows = 100 // several shards, one cut inside a batch
 	m, err := NPY(src, dir, NPYOptions{ShardRows: shardRows})
 	if err != nil {
 		t.Fatal(err)

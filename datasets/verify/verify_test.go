@@ -30,7 +30,7 @@ func TestVerifyFindsExactlyTheCorruptedRow(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "d.parquet")
-			rows, err := fixture.Write(path, fixture.Options{Games: 4, Seed: 7, Mutate: func(i int64, r *datasets.Row) {
+			rows, err := fixture.Write(path, fixture.Options{Games: 2, Seed: 7, MaxPlies: 60, Mutate: func(i int64, r *datasets.Row) {
 				if i == bad {
 					c.mutate(r)
 				}
@@ -60,8 +60,8 @@ func TestVerifyPassesCleanDatasets(t *testing.T) {
 		opts        fixture.Options
 		wantPartial bool
 	}{
-		{"whole games", fixture.Options{Games: 8, Seed: 3, MaxPlies: 200}, false},
-		{"write window from ply 12", fixture.Options{Games: 8, Seed: 3, MaxPlies: 200, FromPly: 12}, true},
+		{"whole games", fixture.Options{Games: 4, Seed: 3, MaxPlies: 120}, false},
+		{"write window from ply 12", fixture.Options{Games: 4, Seed: 3, MaxPlies: 120, FromPly: 12}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestVerifyFollowsAGameAcrossAReplacedFEN(t *testing.T) {
 	// that row, and the next row (whose FEN follows the true game) disagrees
 	// with the replay from the wrong FEN too.
 	path := filepath.Join(t.TempDir(), "d.parquet")
-	if _, err := fixture.Write(path, fixture.Options{Games: 2, Seed: 5, Mutate: func(i int64, r *datasets.Row) {
+	if _, err := fixture.Write(path, fixture.Options{Games: 1, Seed: 5, MaxPlies: 40, Mutate: func(i int64, r *datasets.Row) {
 		if i == 20 {
 			r.FEN = "8/8/8/4k3/8/8/8/4K3 w - - 0 1"
 		}
