@@ -92,9 +92,9 @@ func runHead(args []string, out, errw io.Writer) error {
 		}
 		rows = append(rows, row)
 	}
-	fmt.Fprintf(out, "%-4s %8s %4s  %-72s %-6s %-6s %6s %7s %6s\n", "row", "game", "ply", "fen", "move", "best", "policy", "score", "result")
+	fmt.Fprintf(out, "%-4s %19s %4s  %-72s %-6s %-6s %6s %7s %6s\n", "row", "game", "ply", "fen", "move", "best", "policy", "score", "result")
 	for i, row := range rows {
-		fmt.Fprintf(out, "%-4d %8d %4d  %-72s %-6s %-6s %6d %7s %6s\n", i, row.GameID, row.Ply, row.FEN,
+		fmt.Fprintf(out, "%-4d %19d %4d  %-72s %-6s %-6s %6d %7s %6s\n", i, row.GameID, row.Ply, row.FEN,
 			row.Move, row.BestMove, row.Policy, scoreText(row.ScoreCP), strconv.FormatFloat(float64(row.Result), 'f', 1, 32))
 	}
 	if *boardRow >= 0 && *boardRow < len(rows) {
