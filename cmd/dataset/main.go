@@ -10,6 +10,16 @@
 //	dataset export -format epd PATH -out FILE           "FEN [1.0]" lines
 //	dataset export -format npy PATH -out DIR [-shard-rows N]   NumPy shards and manifest.json
 //
+// verify replays each game from its rows (the first row's FEN, then each
+// row's move) and checks every row's FEN, planes, policy and move columns;
+// a game written from a later ply has no record of its opening, so its
+// repetition plane is checked as a lower bound where the positions that
+// could repeat lie before its first row (see package chessforge/datasets/verify).
+// merge -dedup keeps the first row of each position, positions compared by
+// their FEN without the move counters (package chessforge/datasets/reshard).
+// The NumPy export's layout is described in package chessforge/datasets/export
+// and datasets/python/README.md.
+//
 // Flags may come before or after the paths. Long work shows a progress bar
 // on standard error (-quiet hides it). Every file is written under a
 // temporary name and renamed when complete.
