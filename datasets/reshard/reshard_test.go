@@ -44,7 +44,7 @@ func write(t *testing.T, path string, opts fixture.Options) int64 {
 func TestSplitIsByGameAndDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.parquet")
-	rows := write(t, src, fixture.Options{Games: 20, Seed: 11, MaxPlies: 30})
+	rows := write(t, src, fixture.Options{Games: 16, Seed: 11, MaxPlies: 24})
 	var progress int64
 	a, err := Split(src, filepath.Join(dir, "a"), SplitOptions{Val: 0.3, Seed: 4, Progress: func(n int) { progress += int64(n) }})
 	if err != nil {
@@ -57,8 +57,8 @@ func TestSplitIsByGameAndDeterministic(t *testing.T) {
 	if a.TrainRows+a.ValidationRows != rows || progress != rows {
 		t.Fatalf("split %d+%d rows (progress %d) of %d", a.TrainRows, a.ValidationRows, progress, rows)
 	}
-	if a.TrainGames+a.ValidationGames != 20 || a.ValidationGames == 0 || a.TrainGames == 0 {
-		t.Fatalf("split %d+%d games of 20", a.TrainGames, a.ValidationGames)
+	if a.TrainGames+a.ValidationGames != 16 || a.ValidationGames == 0 || a.TrainGames == 0 {
+		t.Fatalf("split %d+%d games of 16", a.TrainGames, a.ValidationGames)
 	}
 	for _, part := range []struct {
 		a, b string
@@ -136,10 +136,10 @@ func fenKey(fen string) string {
 func TestMergeCountsAndDedup(t *testing.T) {
 	dir := t.TempDir()
 	a, b, c := filepath.Join(dir, "a.parquet"), filepath.Join(dir, "b.parquet"), filepath.Join(dir, "c.parquet")
-	na := write(t, a, fixture.Options{Games: 6, Seed: 1, MaxPlies: 40})
-	nb := write(t, b, fixture.Options{Games: 6, Seed: 2, MaxPlies: 40, FirstID: 1000})
+	na := write(t, a, fixture.Options{Games: 4, Seed: 1, MaxPlies: 30})
+	nb := write(t, b, fixture.Options{Games: 4, Seed: 2, MaxPlies: 30, FirstID: 1000})
 	// c replays a's games under other ids: every position is a duplicate.
-	nc := write(t, c, fixture.Options{Games: 6, Seed: 1, MaxPlies: 40, FirstID: 2000})
+	nc := write(t, c, fixture.Options{Games: 4, Seed: 1, MaxPlies: 30, FirstID: 2000})
 	distinct := map[string]bool{}
 	for _, f := range []string{a, b} {
 		for _, r := range readAll(t, f) {
