@@ -191,3 +191,31 @@ func TestReadManifestRefusesAnUnfinishedExport(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestNPYFailureNamesTheRowAndLeavesNoManifest(t *testing.T) {
+	src, _ := writeFixture(t)
+	dir := filepath.Join(t.TempDir(), "npy")
+	if _, err := NPY(src, dir, NPYOptions{ShardRows: 50}); err != nil {
+		t.Fatal(err)
+	}
+	// Export over it a file whose row 30 has a half on a piece plane.
+	bad := filepath.Join(t.TempDir(), "bad.parquet")
+	if _, err := fixture.Write(bad, fixture.Options{Games: 1, Seed: 3, MaxPlies: 40, Mutate: func(i int64, r *datasets.Row) {
+		if i == 30 {
+			r.Planes[2*64+9] = 0.5
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NPY(bad, dir, NPYOptions{ShardRows: 50})
+	if err == nil || !strings.Contains(err.Error(), bad+": row 30: ") {
+		t.Fatalf("error %v does not name row 30 of %s", err, bad)
+	}
+	if _, err := ReadManifest(dir); err == nil {
+		t.Error("the earlier export's manifest survived a failed export over it")
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*"+npy.TempSuffix))
+	if len(matches) > 0 {
+		t.Errorf("temporary files left: %v", matches)
+	}
+}

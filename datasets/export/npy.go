@@ -218,6 +218,11 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
+	// An earlier export's manifest would describe shards about to be
+	// overwritten: until the new one is written, the directory has none.
+	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("export: %w", err)
+	}
 	m := &Manifest{
 		Format: NPYFormat, Version: NPYVersion,
 		Planes: encoder.PlanesVersion, Policy: encoder.PolicyVersion,
