@@ -366,7 +366,7 @@ func (e *evaluator) passedPawns(c board.Color) {
 				kingDist--
 			}
 			if kingDist > pawnDist {
-				e.add(c, fPassedUnstopable, 1)
+				e.add(c, fPassedUnstoppable, 1)
 			}
 		}
 	}

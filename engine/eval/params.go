@@ -22,17 +22,17 @@ const (
 
 	fPSQT = fMaterial + 5 // six boards of 64, pawn..king, in board layout (see psqtIndex)
 
-	fPawnIsolated     = fPSQT + 6*64
-	fPawnDoubled      = fPawnIsolated + 1
-	fPawnBackward     = fPawnDoubled + 1
-	fPawnConnected    = fPawnBackward + 1 // by relative rank
-	fPassedRank       = fPawnConnected + 8
-	fPassedFree       = fPassedRank + 8
-	fPassedKingOwn    = fPassedFree + 8
-	fPassedKingEnemy  = fPassedKingOwn + 8
-	fPassedUnstopable = fPassedKingEnemy + 8
+	fPawnIsolated      = fPSQT + 6*64
+	fPawnDoubled       = fPawnIsolated + 1
+	fPawnBackward      = fPawnDoubled + 1
+	fPawnConnected     = fPawnBackward + 1 // by relative rank
+	fPassedRank        = fPawnConnected + 8
+	fPassedFree        = fPassedRank + 8
+	fPassedKingOwn     = fPassedFree + 8
+	fPassedKingEnemy   = fPassedKingOwn + 8
+	fPassedUnstoppable = fPassedKingEnemy + 8
 
-	fMobKnight = fPassedUnstopable + 1
+	fMobKnight = fPassedUnstoppable + 1
 	fMobBishop = fMobKnight + 9
 	fMobRook   = fMobBishop + 14
 	fMobQueen  = fMobRook + 15
@@ -131,7 +131,7 @@ var Groups = []Group{
 	{Name: "passed_free", Family: "pawns", Doc: "per passed pawn whose path is empty and not attacked, by relative rank", Offset: fPassedFree, Size: 8, Cols: 8, Layout: Ranks},
 	{Name: "passed_king_own", Family: "pawns", Doc: "per passed pawn, times the own king's distance to its stop square, by relative rank", Offset: fPassedKingOwn, Size: 8, Cols: 8, Layout: Ranks},
 	{Name: "passed_king_enemy", Family: "pawns", Doc: "per passed pawn, times the enemy king's distance to its stop square, by relative rank", Offset: fPassedKingEnemy, Size: 8, Cols: 8, Layout: Ranks},
-	{Name: "passed_unstoppable", Family: "pawns", Doc: "per passed pawn the lone enemy king cannot catch (rule of the square, pawn endings)", Offset: fPassedUnstopable, Size: 1, Cols: 1},
+	{Name: "passed_unstoppable", Family: "pawns", Doc: "per passed pawn the lone enemy king cannot catch (rule of the square, pawn endings)", Offset: fPassedUnstoppable, Size: 1, Cols: 1},
 
 	{Name: "mob_knight", Family: "mobility", Doc: "knight by number of safe squares reached, 0..8", Offset: fMobKnight, Size: 9, Cols: 9},
 	{Name: "mob_bishop", Family: "mobility", Doc: "bishop by number of safe squares reached, 0..13", Offset: fMobBishop, Size: 14, Cols: 7},
