@@ -180,6 +180,8 @@ class Training(unittest.TestCase):
         model, steps, epochs = train.train(args, log=lines.append)
         self.assertEqual(len(steps), 50)
         first, last = np.mean(steps[:5]), np.mean(steps[-5:])
+        sys.stderr.write(f"\ntrain.py on the npy export: loss {first:.3f} (first 5 steps) -> {last:.3f} (last 5); "
+                         f"{lines[-2] if len(lines) > 1 else ''}\n")
         self.assertLess(last, first - 1.0, f"loss did not fall: {first:.3f} -> {last:.3f}")
         self.assertTrue(any(l.startswith("epoch 2:") and "policy accuracy" in l for l in lines), lines)
         ck = torch.load(out)
