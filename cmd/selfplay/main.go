@@ -41,13 +41,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	finished := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		stop() // a second signal ends the program at once
-		fmt.Fprintln(stderr, "\nselfplay: stopping: no new games; closing the files (press again to quit at once)")
+		select {
+		case <-ctx.Done():
+			stop() // a second signal ends the program at once
+			fmt.Fprintln(stderr, "\nselfplay: stopping: no new games; closing the files (press again to quit at once)")
+		case <-finished:
+		}
 	}()
 
 	sum, err := selfplay.Run(ctx, cfg, opt)
+	close(finished)
 	if sum == nil {
 		fmt.Fprintln(stderr, err)
 		return 1
