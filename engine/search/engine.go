@@ -193,7 +193,14 @@ type worker struct {
 	pvLen   [MaxPly + 2]int
 	history [2][64][64]int32
 	counter [12][64]board.Move
+	// contHist[piece][to] scores a quiet move by the move made one or two
+	// plies before it (continuation history).
+	contHist [13][64]contTable
 }
+
+// contTable scores quiet moves (moved piece, target square) that follow one
+// earlier move.
+type contTable [12][64]int16
 
 // Search searches pos (whose history counts for repetitions) within lim and
 // returns the best move. pos is not modified. report, if not nil, receives

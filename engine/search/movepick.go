@@ -40,7 +40,7 @@ func mvvLVA(p *board.Position, m board.Move) int32 {
 }
 
 // initMain prepares the moves of an interior node.
-func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move) {
+func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *contTable) {
 	p := w.pos
 	p.GenerateLegal(&mp.list)
 	mp.next = 0
@@ -66,7 +66,7 @@ func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move) {
 		case m == counter:
 			s = scoreCounter
 		default:
-			s = w.history[us][m.From()][m.To()]
+			s = int32(w.quietScore(us, p.PieceAt(m.From()), m, ch1, ch2))
 		}
 		mp.scores[i] = s
 	}

@@ -20,6 +20,30 @@ type frame struct {
 	killers  [2]board.Move
 	eval     int
 	excluded board.Move // the move a singular-extension search leaves out
+	// The move made from this ply, for the continuation history of the
+	// next plies: the piece moved (board.NoPiece for a null move) and its target.
+	moved board.Piece
+	to    board.Square
+}
+
+// contTables returns the continuation tables of the moves made one and two
+// plies before ply (a shared empty table where there is none, e.g. at the
+// root or after a null move).
+func (w *worker) contTables(ply int) (*contTable, *contTable) {
+	ch := func(back int) *contTable {
+		if ply-back < 0 {
+			return &w.contHist[board.NoPiece][0]
+		}
+		f := &w.stack[ply-back]
+		return &w.contHist[f.moved][f.to]
+	}
+	return ch(1), ch(2)
+}
+
+// quietScore is a quiet move's ordering score: its history and its
+// continuation histories.
+func (w *worker) quietScore(us board.Color, pc board.Piece, m board.Move, ch1, ch2 *contTable) int {
+	return int(w.history[us][m.From()][m.To()]) + int(ch1[pc][m.To()]) + int(ch2[pc][m.To()])
 }
 
 // lmrTable[depth][moveNumber] is the base late-move reduction in plies.
@@ -180,6 +204,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if depth >= 3 && adjEval >= beta && staticEval >= beta && p.LastMove() != board.NullMove &&
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
 			r := 3 + depth/3 + min((adjEval-beta)/200, 3)
+			fr.moved, fr.to = board.NoPiece, 0
 			p.MakeNullMove()
 			s := -w.negamax(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNullMove()
@@ -208,11 +233,12 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		depth--
 	}
 
+	ch1, ch2 := w.contTables(ply)
 	var mp movePicker
 	if root {
 		w.rootPicker(&mp)
 	} else {
-		mp.initMain(w, ply, ttMove)
+		mp.initMain(w, ply, ttMove, ch1, ch2)
 	}
 	us := p.SideToMove()
 	bestScore := -Infinity
@@ -278,7 +304,12 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 
-		histScore := int(w.history[us][m.From()][m.To()])
+		moved := p.PieceAt(m.From())
+		histScore := 0
+		if quiet {
+			histScore = w.quietScore(us, moved, m, ch1, ch2)
+		}
+		fr.moved, fr.to = moved, m.To()
 		p.MakeMove(m)
 		if givesCheck && ext == 0 {
 			ext = 1
@@ -300,7 +331,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				r += b2i(!improving)
 				r -= b2i(givesCheck)
 				if quiet {
-					r -= histScore / 6000
+					r -= histScore / 8000
 				} else {
 					r = r / 2
 				}
@@ -332,7 +363,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				w.pvLen[ply] = w.pvLen[ply+1] + 1
 				if s >= beta {
 					if quiet {
-						w.updateQuietStats(ply, m, depth, quietsTried[:nQuiets])
+						w.updateQuietStats(ply, m, depth, quietsTried[:nQuiets], ch1, ch2)
 					}
 					break
 				}
@@ -381,8 +412,9 @@ func b2i(b bool) int {
 }
 
 // updateQuietStats rewards a quiet move that caused a cutoff (killer,
-// countermove, history) and penalises the quiet moves tried before it.
-func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []board.Move) {
+// countermove, history, continuation histories) and penalises the quiet
+// moves tried before it.
+func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []board.Move, ch1, ch2 *contTable) {
 	fr := &w.stack[ply]
 	if fr.killers[0] != m {
 		fr.killers[1] = fr.killers[0]
@@ -394,19 +426,31 @@ func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []boar
 	}
 	us := p.SideToMove()
 	bonus := min(16*depth*depth+32*depth, 1200)
-	w.addHistory(us, m, bonus)
+	w.updateQuiet(us, m, bonus, ch1, ch2)
 	for _, q := range tried {
-		w.addHistory(us, q, -bonus)
+		w.updateQuiet(us, q, -bonus, ch1, ch2)
 	}
 }
 
-// addHistory moves a history score towards ±16384 with gravity, so that
-// scores stay bounded and recent results weigh more.
-func (w *worker) addHistory(c board.Color, m board.Move, bonus int) {
-	h := &w.history[c][m.From()][m.To()]
+// updateQuiet adds bonus to a quiet move's history and continuation histories.
+func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch1, ch2 *contTable) {
+	pc := w.pos.PieceAt(m.From())
+	gravity32(&w.history[us][m.From()][m.To()], bonus)
+	gravity16(&ch1[pc][m.To()], bonus)
+	gravity16(&ch2[pc][m.To()], bonus)
+}
+
+// gravity32 and gravity16 move a history score towards ±16384 by bonus,
+// slower the closer it is, so that scores stay bounded and recent results
+// weigh more.
+func gravity32(h *int32, bonus int) {
 	v := int(*h)
-	v += bonus - v*abs(bonus)/16384
-	*h = int32(v)
+	*h = int32(v + bonus - v*abs(bonus)/16384)
+}
+
+func gravity16(h *int16, bonus int) {
+	v := int(*h)
+	*h = int16(v + bonus - v*abs(bonus)/16384)
 }
 
 func abs(x int) int {
