@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"chessforge/datasets"
 	"chessforge/selfplay"
@@ -94,59 +97,94 @@ func TestRunEndsWithTheSummaryLine(t *testing.T) {
 	}
 }
 
-func TestInterruptClosesTheFilesAndResumeFinishesTheJob(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	args := "-games 60 -nodes 200 -hash 1 -max-plies 30 -workers 1 -part-games 3 -quiet -out " + out
+// interrupt runs the command in a child process, sends SIGINT once the
+// output directory holds more part files than before, and returns the
+// child's stdout and stderr after checking that it exits with status 130.
+func interrupt(t *testing.T, args, out string, before int) (stdout, stderr string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "SELFPLAY_CMD_ARGS="+args)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	stderr, _ := cmd.StderrPipe()
+	var outBuf bytes.Buffer
+	cmd.Stdout = &outBuf
+	errPipe, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Interrupt once the first part file is finished.
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		if parts, _ := filepath.Glob(filepath.Join(out, "*.parquet")); len(parts) > 0 {
+		if parts, _ := filepath.Glob(filepath.Join(out, "*.parquet")); len(parts) > before {
 			break
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatal("no part file written")
+			t.Fatal("no new part file written")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	cmd.Process.Signal(syscall.SIGINT)
-	errText, _ := io.ReadAll(bufio.NewReader(stderr))
+	errText, _ := io.ReadAll(bufio.NewReader(errPipe))
 	err := cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
-		t.Fatalf("exit %v after SIGINT; stderr %s; stdout %s", err, errText, stdout.String())
+		t.Fatalf("exit %v after SIGINT; stderr %s; stdout %s", err, errText, outBuf.String())
 	}
-	if !strings.Contains(string(errText), "stopping") || !strings.Contains(stdout.String(), "-resume") {
-		t.Fatalf("the interrupted run does not say what happened:\n%s\n%s", errText, stdout.String())
+	return outBuf.String(), string(errText)
+}
+
+func TestInterruptClosesTheFilesAndResumeContinuesTheJob(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	// A job far too long to finish: both runs are interrupted.
+	args := "-games 100000 -nodes 200 -hash 1 -max-plies 30 -workers 1 -part-games 3 -quiet -out " + out
+	stdout, stderr := interrupt(t, args, out, 0)
+	if !strings.Contains(stderr, "stopping") || !strings.Contains(stdout, "-resume") {
+		t.Fatalf("the interrupted run does not say what happened:\n%s\n%s", stderr, stdout)
 	}
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	m := summaryLine.FindStringSubmatch(lines[len(lines)-1])
-	if m == nil {
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if summaryLine.FindStringSubmatch(lines[len(lines)-1]) == nil {
 		t.Fatalf("last line %q", lines[len(lines)-1])
 	}
+	first := checkParts(t, out)
+
+	interrupt(t, args+" -resume", out, len(first))
+	second := checkParts(t, out)
+	if len(second) <= len(first) {
+		t.Fatalf("the resumed run added no files: %v", second)
+	}
+}
+
+// checkParts checks that the output directory holds only valid part files
+// whose game ranges follow each other from game 0, and returns the ranges.
+func checkParts(t *testing.T, out string) []string {
+	t.Helper()
 	if tmp, _ := filepath.Glob(filepath.Join(out, "*"+datasets.TempSuffix)); len(tmp) > 0 {
 		t.Fatalf("temporary files left after SIGINT: %v", tmp)
 	}
-	r, err := datasets.Open(out, nil) // every file is valid
-	if err != nil {
-		t.Fatal(err)
+	parts, _ := filepath.Glob(filepath.Join(out, "*.parquet"))
+	var ranges []string
+	next := 0
+	for _, p := range parts {
+		r, err := datasets.Open(p, nil) // a valid dataset file
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		f, err := file.OpenParquetFile(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := f.MetaData().KeyValueMetadata().FindValue(selfplay.KeyGames)
+		f.Close()
+		if v == nil {
+			t.Fatalf("%s lacks %s", p, selfplay.KeyGames)
+		}
+		rng := *v
+		var from, to int
+		if _, err := fmt.Sscanf(rng, "%d-%d", &from, &to); err != nil || from != next || to <= from {
+			t.Fatalf("%s holds games %q, want from %d", p, rng, next)
+		}
+		next = to
+		ranges = append(ranges, rng)
 	}
-	r.Close()
-
-	var resumed bytes.Buffer
-	if code := run(append(strings.Fields(args), "-resume"), &resumed, io.Discard); code != 0 {
-		t.Fatalf("resume: exit %d\n%s", code, resumed.String())
-	}
-	if !strings.Contains(resumed.String(), "shard 1/1: 60 of 60 games done") {
-		t.Fatalf("resume did not finish the job:\n%s", resumed.String())
-	}
+	return ranges
 }
