@@ -98,7 +98,7 @@ func run(args []string, stdoutW, stderr io.Writer) error {
 	}
 
 	// Load.
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	var loadBar *progressbar.ProgressBar
 	if !*quiet {
 		loadBar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr),
@@ -126,12 +126,12 @@ func run(args []string, stdoutW, stderr io.Writer) error {
 	if train.Len() == 0 {
 		return fmt.Errorf("%s: no positions left to train on (%d read)", *data, st.Read)
 	}
-	loadTime := time.Since(start)
+	loadTime, loadCPU := time.Since(start), cpuTime()-cpu0
 	say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (selection %s: %d resolved to another leaf, skipped %d by ply, %d mate scores, %d in check, %d not quiet)",
 		*data, len(st.Files), st.Read, st.Bad, n, train.Len(), val.Len(), *sel, st.Resolved, st.SkipPly, st.SkipMate, st.SkipCheck, st.SkipNoisy)
 	storeBytes := train.Bytes() + val.Bytes()
-	say("tune: positions stored in %.1f MB, %.0f bytes/position; loaded in %.1f s (%.0f positions/s)",
-		float64(storeBytes)/1e6, float64(storeBytes)/float64(n), loadTime.Seconds(), float64(st.Read)/loadTime.Seconds())
+	say("tune: positions stored in %.1f MB, %.0f bytes/position; loaded in %.1f s, %.1f CPU-s (%.0f positions/s)",
+		float64(storeBytes)/1e6, float64(storeBytes)/float64(n), loadTime.Seconds(), loadCPU.Seconds(), float64(st.Read)/loadTime.Seconds())
 
 	// K, targets, errors before.
 	w0 := eval.Weights()
@@ -161,7 +161,7 @@ func run(args []string, stdoutW, stderr io.Writer) error {
 			progressbar.OptionSetPredictTime(false), progressbar.OptionSetWidth(20),
 			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
 	}
-	fitStart := time.Now()
+	fitStart, fitCPU0 := time.Now(), cpuTime()
 	res, err := tuner.Fit(train, val, w0, tuner.Config{
 		K: k, Mask: mask, L2: *l2, Method: *method, MaxIter: *iters,
 		Patience: *patience, LR: *lr, Threads: nthreads,
@@ -178,10 +178,11 @@ func run(args []string, stdoutW, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fitTime := time.Since(fitStart)
+	fitTime, fitCPU := time.Since(fitStart), cpuTime()-fitCPU0
 	its := len(res.History) - 1
-	say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions",
-		its, res.Stop, res.Best, fitTime.Seconds(), fitTime.Seconds()/float64(max(1, its))/(float64(train.Len())/1e6))
+	perM := float64(max(1, its)) * float64(train.Len()) / 1e6
+	say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions (%.1f CPU-s, %.3f CPU-s/iteration/M positions)",
+		its, res.Stop, res.Best, fitTime.Seconds(), fitTime.Seconds()/perM, fitCPU.Seconds(), fitCPU.Seconds()/perM)
 
 	// Errors with the rounded weights the generated file will hold.
 	wr := make([]float64, len(res.W))
