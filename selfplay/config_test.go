@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,5 +168,41 @@ func TestShardFromEnvironment(t *testing.T) {
 	got, err := ResolveShard("3/4", func(string) string { return "1" })
 	if err != nil || got != (Shard{3, 4}) {
 		t.Fatalf("explicit shard: %v, %v", got, err)
+	}
+}
+
+func TestClusterExamplesAgreeWithTheProgram(t *testing.T) {
+	k8s, err := os.ReadFile("../configs/selfplay-k8s-indexed-job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	completions := regexp.MustCompile(`(?m)^\s+completions:\s*(\d+)`).FindSubmatch(k8s)
+	shards := regexp.MustCompile(`name: SELFPLAY_SHARDS\s+value: "(\d+)"`).FindSubmatch(k8s)
+	if completions == nil || shards == nil || string(completions[1]) != string(shards[1]) {
+		t.Fatalf("the Indexed Job's completions %q and SELFPLAY_SHARDS %q must agree", completions, shards)
+	}
+	n, _ := strconv.Atoi(string(shards[1]))
+	for k := range n {
+		env := map[string]string{"JOB_COMPLETION_INDEX": strconv.Itoa(k), "SELFPLAY_SHARDS": string(shards[1])}
+		if s, err := ResolveShard("", func(v string) string { return env[v] }); err != nil || s != (Shard{k + 1, n}) {
+			t.Fatalf("index %d: shard %v, %v", k, s, err)
+		}
+	}
+	slurm, err := os.ReadFile("../configs/selfplay-slurm-array.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string][]byte{"k8s": k8s, "slurm": slurm} {
+		cfgPath := regexp.MustCompile(`configs/selfplay[\w.-]*\.json`).Find(text)
+		if cfgPath == nil || !strings.Contains(string(text), "-resume") {
+			t.Fatalf("%s example: needs a config and -resume", name)
+		}
+		c, err := LoadConfig("../"+string(cfgPath), DefaultConfig())
+		if err != nil || c.Games != 100000 {
+			t.Fatalf("%s example: config %s: %v, %d games", name, cfgPath, err, c.Games)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^#SBATCH --array=0-\d+$`).Match(slurm) {
+		t.Fatal("the Slurm example needs a contiguous array without a step")
 	}
 }
