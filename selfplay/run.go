@@ -253,7 +253,7 @@ func play(ctx context.Context, cfg *Config, ops *openings, shard Shard, from, to
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	workers := cfg.workers()
-	window := 4 * workers // games started but not yet written, at most
+	window := 8 * workers // games started but not yet written, at most: room for a long game to hold up the writer while the other workers go on
 	tokens := make(chan struct{}, window)
 	results := make(chan *Game, window)
 	var next atomic.Int64
