@@ -121,6 +121,7 @@ type fitter struct {
 	// the training error (without L2) at the last point objective saw
 	lastX     []float64
 	lastTrain float64
+	observed  []float64 // the last point observed
 }
 
 // expand writes the free weights x into the full vector f.w.
@@ -156,6 +157,7 @@ func (f *fitter) objective(x, grad []float64) float64 {
 // observe records an iteration at x, keeps the best weights by validation
 // error and decides whether to stop.
 func (f *fitter) observe(x []float64) {
+	f.observed = append(f.observed[:0], x...)
 	f.expand(x)
 	it := Iter{N: len(f.res.History), Elapsed: time.Since(f.start)}
 	if len(f.lastX) == len(x) && equal(f.lastX, x) {
@@ -199,6 +201,9 @@ type converger struct{ f *fitter }
 func (c converger) Init(int) {}
 
 func (c converger) Converged(loc *optimize.Location) optimize.Status {
+	if equal(loc.X, c.f.observed) {
+		return optimize.NotTerminated // gonum reports the starting point again
+	}
 	c.f.observe(loc.X)
 	if c.f.stop {
 		return earlyStop
