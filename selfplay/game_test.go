@@ -256,7 +256,7 @@ func TestAdjudicationAndPlyCap(t *testing.T) {
 		{"resign: queen up for Black", "4k3/8/8/8/8/8/q7/4K3 w - - 0 1",
 			func(c *Config) { c.ResignScore, c.ResignPlies = 500, 3 }, datasets.TerminationAdjudicatedWin, 0},
 		{"draw near zero", "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1",
-			func(c *Config) { c.DrawPly, c.DrawScore, c.DrawPlies = 0, 60, 4 }, datasets.TerminationAdjudicatedDraw, 0.5},
+			func(c *Config) { c.DrawPly, c.DrawScore, c.DrawPlies = 0, 100, 4 }, datasets.TerminationAdjudicatedDraw, 0.5},
 		{"ply cap", "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1",
 			func(c *Config) { c.MaxPlies = 5 }, datasets.TerminationPlyCap, 0.5},
 	}
