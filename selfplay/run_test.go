@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"chessforge/datasets"
+	"chessforge/datasets/verify"
 	"chessforge/encoder"
 	"chessforge/engine/board"
 	"chessforge/engine/uci"
@@ -163,6 +164,7 @@ func TestRunWritesADatasetThatVerifies(t *testing.T) {
 	cfg.PGN = filepath.Join(dir, "games.pgn")
 	sum := runJob(t, cfg, Options{})
 	rows := readRows(t, cfg.Out)
+	checkVerify(t, cfg.Out, len(rows))
 	if n := verifyRows(t, &cfg, rows); n != cfg.Games || sum.Games != cfg.Games || sum.Positions != int64(len(rows)) {
 		t.Fatalf("%d games in the file, summary %d games %d positions, %d rows", n, sum.Games, sum.Positions, len(rows))
 	}
@@ -189,6 +191,32 @@ func TestRunWritesADatasetThatVerifies(t *testing.T) {
 	pgn, err := os.ReadFile(cfg.PGN)
 	if err != nil || strings.Count(string(pgn), "[Event ") != cfg.Games {
 		t.Fatalf("PGN: %v, %d games", err, strings.Count(string(pgn), "[Event "))
+	}
+}
+
+// checkVerify runs what `bin/dataset verify` runs on a dataset and wants
+// every row to match.
+func checkVerify(t *testing.T, path string, rows int) {
+	t.Helper()
+	rep, err := verify.Dataset(path, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rows != int64(rows) || rep.Mismatches != 0 {
+		t.Fatalf("verify %s: %d rows, %d mismatches (want %d rows): %+v", path, rep.Rows, rep.Mismatches, rows, rep.First)
+	}
+}
+
+func TestDefaultJobWithAWriteWindowVerifies(t *testing.T) {
+	cfg := DefaultConfig() // write from ply 8, scores capped, MultiPV openings
+	cfg.Games, cfg.Nodes, cfg.Hash, cfg.MaxPlies = 3, 200, 1, 60
+	cfg.Out = filepath.Join(t.TempDir(), "d.parquet")
+	sum := runJob(t, cfg, Options{})
+	checkVerify(t, cfg.Out, int(sum.Positions))
+	for _, r := range readRows(t, cfg.Out) {
+		if r.Ply < 8 || r.ScoreCP > 3000 || r.ScoreCP < -3000 {
+			t.Fatalf("row at ply %d with score %d is outside the write window", r.Ply, r.ScoreCP)
+		}
 	}
 }
 
@@ -250,6 +278,7 @@ func TestShardsTogetherWriteTheUnshardedDataset(t *testing.T) {
 		}
 	}
 	union := readRows(t, shared)
+	checkVerify(t, shared, len(union))
 	byGame := func(rows []datasets.Row) {
 		slices.SortStableFunc(rows, func(a, b datasets.Row) int {
 			if a.GameID != b.GameID {
