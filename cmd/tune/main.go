@@ -64,6 +64,7 @@ func run(args []string, stdoutW, stderr io.Writer) error {
 		kFlag     = flag.Float64("k", 0, "sigmoid scale K (0: fit it to the starting weights)")
 		threads   = flag.Int("threads", 0, "goroutines (0: all cores)")
 		out       = flag.String("out", "engine/eval/weights_gen.go", "weights file to write")
+		source    = flag.String("source", "", "how the weights file's header names the data (default: the -data path)")
 		dryRun    = flag.Bool("dry-run", false, "only report; write no weights file")
 		report    = flag.String("report", "tune-report", "directory for errors.csv, curves.png and changes.txt (empty: none)")
 		top       = flag.Int("top", 40, "weight changes listed in changes.txt")
@@ -213,7 +214,10 @@ func run(args []string, stdoutW, stderr io.Writer) error {
 	if *dryRun {
 		say("tune: dry run, no weights written")
 	} else {
-		prov := eval.Provenance{Source: *data, Positions: n, K: k, ErrorBefore: valBefore, ErrorAfter: valAfter}
+		if *source == "" {
+			*source = *data
+		}
+		prov := eval.Provenance{Source: *source, Positions: n, K: k, ErrorBefore: valBefore, ErrorAfter: valAfter}
 		if err := evalgen.WriteFile(*out, wr, prov); err != nil {
 			return err
 		}
