@@ -27,7 +27,7 @@ type Ply struct {
 	Depth    int32
 	Nodes    int64
 	Searched bool
-	Choice   uint8
+	choice   uint8 // how the move was chosen: choiceBook, choiceRandom, ...
 }
 
 // Game is one finished game and the rows it contributes to the dataset.
@@ -175,20 +175,20 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 			return err
 		}
 
-		pl := Ply{Choice: choiceBest}
+		pl := Ply{choice: choiceBest}
 		switch k := ply - len(op.Moves); {
 		case k < 0:
-			pl.Choice, pl.Move = choiceBook, op.Moves[ply]
+			pl.choice, pl.Move = choiceBook, op.Moves[ply]
 		case k < randomPlies:
 			pos.GenerateLegal(&p.list)
-			pl.Choice, pl.Move = choiceRandom, p.list.Moves[rng.IntN(p.list.N)]
+			pl.choice, pl.Move = choiceRandom, p.list.Moves[rng.IntN(p.list.N)]
 		case k < randomPlies+cfg.MultiPVPlies:
-			pl.Choice = choiceMultiPV
+			pl.choice = choiceMultiPV
 		}
 		record := ply >= cfg.WriteMinPly
-		if record || pl.Choice >= choiceMultiPV {
+		if record || pl.choice >= choiceMultiPV {
 			lim := p.limits
-			if pl.Choice == choiceMultiPV {
+			if pl.choice == choiceMultiPV {
 				lim.MultiPV = cfg.MultiPV
 			}
 			res := p.eng.Search(pos, lim, nil)
@@ -197,7 +197,7 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 			if pos.SideToMove() == board.Black {
 				pl.Score = -pl.Score
 			}
-			switch pl.Choice {
+			switch pl.choice {
 			case choiceBest:
 				pl.Move = res.BestMove
 			case choiceMultiPV:

@@ -103,7 +103,7 @@ func checkGame(t *testing.T, cfg *Config, g *Game) {
 		if pl.Searched && !pos.IsLegal(pl.Best) {
 			t.Fatalf("game %d ply %d: illegal best move %v in %s", g.Number, ply, pl.Best, pos.FEN())
 		}
-		if pl.Choice == choiceBest && pl.Move != pl.Best {
+		if pl.choice == choiceBest && pl.Move != pl.Best {
 			t.Errorf("game %d ply %d: played %v, not the best move %v", g.Number, ply, pl.Move, pl.Best)
 		}
 		if len(rows) > 0 && int(rows[0].Ply) == ply {

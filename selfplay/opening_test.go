@@ -116,8 +116,8 @@ func TestEndgameGamesStartFromTheSignature(t *testing.T) {
 	cfg.Games, cfg.Endgames, cfg.EndgameShare = 4, "KRPvKR", 1
 	for _, g := range collect(t, cfg, Unsharded) {
 		checkGame(t, &cfg, g)
-		if g.Opening != "endgame KRPvKR" || g.Plies[0].Choice == choiceRandom {
-			t.Fatalf("game %d: opening %q, first ply choice %d", g.Number, g.Opening, g.Plies[0].Choice)
+		if g.Opening != "endgame KRPvKR" || g.Plies[0].choice == choiceRandom {
+			t.Fatalf("game %d: opening %q, first ply choice %d", g.Number, g.Opening, g.Plies[0].choice)
 		}
 	}
 }
@@ -133,8 +133,8 @@ func TestBookOpeningsArePlayedInAShuffledCycle(t *testing.T) {
 	for n, g := range games {
 		checkGame(t, &cfg, g)
 		count[g.Opening]++
-		if g.Plies[0].Choice != choiceBook || g.Plies[1].Choice != choiceBook || g.Plies[2].Choice != choiceMultiPV {
-			t.Fatalf("game %d: choices %d %d %d", n, g.Plies[0].Choice, g.Plies[1].Choice, g.Plies[2].Choice)
+		if g.Plies[0].choice != choiceBook || g.Plies[1].choice != choiceBook || g.Plies[2].choice != choiceMultiPV {
+			t.Fatalf("game %d: choices %d %d %d", n, g.Plies[0].choice, g.Plies[1].choice, g.Plies[2].choice)
 		}
 	}
 	if len(count) != 3 {
