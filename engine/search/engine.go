@@ -296,7 +296,13 @@ func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Resu
 	}
 	for i := 0; i < multiPV; i++ {
 		rm := main.rootMoves[i]
-		res.Lines = append(res.Lines, Line{Score: rm.score, Bound: rm.bound, Depth: main.completed, SelDepth: rm.selDepth, PV: slices.Clone(rm.pv)})
+		score := rm.score
+		if score == -Infinity {
+			// The line was not searched again before the search stopped:
+			// its score from the last complete iteration stands.
+			score = rm.prevScore
+		}
+		res.Lines = append(res.Lines, Line{Score: score, Bound: rm.bound, Depth: main.completed, SelDepth: rm.selDepth, PV: slices.Clone(rm.pv)})
 	}
 	return res
 }

@@ -352,3 +352,17 @@ func TestQuietPVResolvesCaptures(t *testing.T) {
 		t.Errorf("start position: quiet PV %v, want empty", pv)
 	}
 }
+
+func TestNodeLimitedMultiPVLinesHaveRealScores(t *testing.T) {
+	for _, nodes := range []uint64{300, 1000, 3000, 7000} {
+		res := New(Options{HashMB: 4}).Search(board.NewPosition(), Limits{Nodes: nodes, MultiPV: 4}, nil)
+		if len(res.Lines) != 4 {
+			t.Fatalf("nodes %d: %d lines", nodes, len(res.Lines))
+		}
+		for i, l := range res.Lines {
+			if l.Score <= -Infinity || l.Score >= Infinity || len(l.PV) == 0 {
+				t.Errorf("nodes %d: line %d has score %d and PV %v", nodes, i, l.Score, l.PV)
+			}
+		}
+	}
+}
