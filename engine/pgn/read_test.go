@@ -1,0 +1,198 @@
+package pgn
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"chessforge/engine/board"
+)
+
+func uciMoves(moves []board.Move) []string {
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = m.String()
+	}
+	return out
+}
+
+func TestReadGamesMainlines(t *testing.T) {
+	src := `[Event "one"]
+[Site "?"]
+[Opening "Ruy Lopez"]
+
+1. e4 e5 2. Nf3 {a comment (with parens)
+over two lines} Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 1-0
+
+[Event "two"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+1. e4 Kd7 2. e5 *
+
+1. d4 d5 2. c4 dxc4 3. e4 ; rest of line
+e5 4. dxe5?! Qxd1+ 5. Kxd1 1/2-1/2
+%an escape line 1. e4
+[Event "castling and promotion"]
+[ECO "X00"]
+[FEN "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1"]
+1. O-O Kd7 2. b8Q 3... Kc6 0-1
+[Event "tags after moves start a game"]
+1. e4
+[Event "quoted \"name\" with a \\ and a ]"]
+12. Nf3 12... Nf6 13.Ng1 *
+`
+	games, err := ReadGames(strings.NewReader(src), "t.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		moves                  string
+		fen, result, src, name string
+	}{
+		{"e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "", "1-0", "t.pgn:1", "Ruy Lopez"},
+		{"e2e4 e8d7 e4e5", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "*", "t.pgn:8", ""},
+		{"d2d4 d7d5 c2c4 d5c4 e2e4 e7e5 d4e5 d8d1 e1d1", "", "1/2-1/2", "t.pgn:14", ""},
+		{"e1g1 e8d7 b7b8q d7c6", "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1", "0-1", "t.pgn:17", "X00"},
+		{"e2e4", "", "", "t.pgn:21", ""},
+		{"g1f3 g8f6 f3g1", "", "*", "t.pgn:23", ""},
+	}
+	if len(games) != len(want) {
+		t.Fatalf("got %d games, want %d: %+v", len(games), len(want), games)
+	}
+	for i, w := range want {
+		g := games[i]
+		if got := strings.Join(uciMoves(g.Moves), " "); got != w.moves {
+			t.Errorf("game %d: moves %s, want %s", i+1, got, w.moves)
+		}
+		if g.FEN != w.fen || g.Result != w.result || g.Source != w.src || g.Name != w.name {
+			t.Errorf("game %d: FEN %q result %q source %q name %q, want %q %q %q %q", i+1, g.FEN, g.Result, g.Source, g.Name, w.fen, w.result, w.src, w.name)
+		}
+	}
+	if v := games[5].Tags["Event"]; v != `quoted "name" with a \ and a ]` {
+		t.Errorf("escaped tag value read as %q", v)
+	}
+	if games[0].Tags["Site"] != "?" || games[0].Tags["Event"] != "one" {
+		t.Errorf("tags %v", games[0].Tags)
+	}
+}
+
+func TestReadGamesErrorsNameFileLineAndGame(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 *\n", "bad.pgn:4: game 1: move 3 (Ke3)"},
+		{"1. e4 *\n\n1. d4 {open comment\n", "bad.pgn:3: game 2: unterminated comment"},
+		{"1. e4 e5 )\n", "bad.pgn:1: game 1: ')' without '('"},
+		{"1. e4 (1. d4\n", "ends inside a variation"},
+		{"[Event x]\n1. e4 *\n", "bad.pgn:1: game 1: tag [Event x]: the value must be quoted"},
+		{"[Event \"x]\n", "unterminated value"},
+		{"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n", "bad.pgn:1: game 1: FEN tag"},
+		{"1. e4 *\n1. e4 e5 2. Bxe5 *\n", "bad.pgn:2: game 2: move 3 (Bxe5)"},
+	}
+	for _, tc := range tests {
+		_, err := ReadGames(strings.NewReader(tc.src), "bad.pgn")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestReadEPD(t *testing.T) {
+	src := `# a comment
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1
+
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "two knights";
+8/8/8/4k3/8/8/3RK3/r7 w - - hmvc 37; fmvn 60;
+`
+	games, err := ReadEPD(strings.NewReader(src), "t.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ fen, label string }{
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "t.epd:2"},
+		{"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1", "t.epd:4 two knights"},
+		{"8/8/8/4k3/8/8/3RK3/r7 w - - 37 60", "t.epd:5"},
+	}
+	if len(games) != len(want) {
+		t.Fatalf("got %d positions, want %d", len(games), len(want))
+	}
+	for i, w := range want {
+		if games[i].FEN != w.fen || games[i].Label() != w.label || len(games[i].Moves) != 0 {
+			t.Errorf("line %d: FEN %q label %q, want %q %q", i+1, games[i].FEN, games[i].Label(), w.fen, w.label)
+		}
+	}
+}
+
+func TestReadEPDErrorsNameTheLine(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"8/8/8/8/8/8/8/8 w - -\n", "t.epd:1"},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nfoo bar\n", "t.epd:2: want at least the 4 FEN fields"},
+	}
+	for _, tc := range tests {
+		_, err := ReadEPD(strings.NewReader(tc.src), "t.epd")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadDetectsTheFormat(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, text string
+		labels     []string
+	}{
+		{"b.epd", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n", []string{"b.epd:1 e4"}},
+		{"b.pgn", "[Opening \"Ruy Lopez\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event \"no moves\"]\n*\n", []string{"b.pgn:1 Ruy Lopez"}},
+		{"pgn.txt", "\n%escape\n1. d4 d5 *\n", []string{"pgn.txt:3"}},
+		{"tags.book", "[Event \"x\"]\n1. c4 *\n", []string{"tags.book:1"}},
+		{"epd.txt", "8/8/8/4k3/8/8/3RK3/r7 w - - 0 60\n", []string{"epd.txt:1"}},
+		{"digits.book", "8/8/8/4k3/8/8/3RK3/r7 w - -\n", []string{"digits.book:1"}},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, tc.name)
+		writeFile(t, path, tc.text)
+		games, err := Load(path)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		var labels []string
+		for _, g := range games {
+			labels = append(labels, g.Label())
+		}
+		if !slices.Equal(labels, tc.labels) {
+			t.Errorf("%s: openings %q, want %q", tc.name, labels, tc.labels)
+		}
+	}
+}
+
+func TestLoadErrorsNameFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, text, want string }{
+		{"bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a position at all\n", "bad.epd:2"},
+		{"over.epd", "7k/5QQ1/8/8/8/8/8/K7 b - -\n", "over.epd:1: the game is already over"},
+		{"mate.pgn", "1. e4 *\n\n1. f3 e5 2. g4 Qh4# 0-1\n", "mate.pgn:3: the game is already over"},
+		{"illegal.pgn", "[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n", "illegal.pgn:4"},
+		{"empty.epd", "# nothing\n", "no openings"},
+		{"empty.pgn", "[Event \"x\"]\n*\n", "no openings"},
+		{"missing.pgn", "", "no such file"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.name)
+		if tt.name != "missing.pgn" {
+			writeFile(t, path, tt.text)
+		}
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}
