@@ -43,7 +43,7 @@ type gameRecord struct {
 	result      string // "1-0", "0-1" or "1/2-1/2"
 	termination string // why the game ended, for the Termination tag
 	startFEN    string // the initial position when not the standard one
-	sans        []string
+	moves       []board.Move
 	comments    []string // per move after the book: score/depth and time used
 	bookPlies   int
 	faulted     [2]bool   // the engine (0 = A, 1 = B) must be restarted
@@ -139,7 +139,7 @@ func (g *game) setup() error {
 		if err != nil {
 			return fmt.Errorf("opening %s: %w", o.Name, err)
 		}
-		g.rec.sans = append(g.rec.sans, pos.SAN(m))
+		g.rec.moves = append(g.rec.moves, m)
 		g.rec.comments = append(g.rec.comments, "")
 		g.moves = append(g.moves, s)
 		pos.MakeMove(m)
@@ -316,7 +316,7 @@ func (g *game) move(ctx context.Context) error {
 		g.forfeit(side, fmt.Sprintf("illegal move: %s played %s", name, res.BestMove))
 		return nil
 	}
-	g.rec.sans = append(g.rec.sans, g.pos.SAN(m))
+	g.rec.moves = append(g.rec.moves, m)
 	g.rec.comments = append(g.rec.comments, moveComment(res))
 	g.moves = append(g.moves, res.BestMove)
 	g.pos.MakeMove(m)

@@ -13,6 +13,7 @@ import (
 	"chessforge/cmd/match/internal/book"
 	"chessforge/cmd/match/internal/stats"
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 )
 
 // testConfig returns a match of games games between the engines a and b
@@ -46,31 +47,21 @@ func testConfig(t *testing.T, a, b []string, games int, tc string, pgn *bytes.Bu
 
 // readBack parses the PGN the match wrote, replaying every game's moves by
 // the rules (an illegal or misnumbered move fails the parse).
-func readBack(t *testing.T, pgn string) []book.Game {
+func readBack(t *testing.T, text string) []pgn.Game {
 	t.Helper()
-	games, err := book.ParsePGN(strings.NewReader(pgn), "match.pgn")
+	games, err := pgn.ReadGames(strings.NewReader(text), "match.pgn")
 	if err != nil {
-		t.Fatalf("the PGN does not read back: %v\n%s", err, pgn)
+		t.Fatalf("the PGN does not read back: %v\n%s", err, text)
 	}
 	return games
 }
 
 // finalPosition replays a game read back from the PGN.
-func finalPosition(t *testing.T, g book.Game) *board.Position {
+func finalPosition(t *testing.T, g pgn.Game) *board.Position {
 	t.Helper()
-	pos := board.NewPosition()
-	if fen := g.Tags["FEN"]; fen != "" {
-		var err error
-		if pos, err = board.ParseFEN(fen); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range g.Moves {
-		m, err := pos.ParseUCIMove(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pos.MakeMove(m)
+	pos, err := g.End()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return pos
 }
@@ -316,7 +307,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 }
 
 func TestSameSeedReplaysTheSameGames(t *testing.T) {
-	play := func(seed uint64) []book.Game {
+	play := func(seed uint64) []pgn.Game {
 		var pgn bytes.Buffer
 		cfg := testConfig(t, fake(t, "random"), fake(t, "random"), 6, "nodes=1", &pgn)
 		cfg.concurrency, cfg.seed = 2, seed
@@ -326,7 +317,7 @@ func TestSameSeedReplaysTheSameGames(t *testing.T) {
 		return readBack(t, pgn.String())
 	}
 	a, b, c := play(5), play(5), play(6)
-	same := func(x, y []book.Game) bool {
+	same := func(x, y []pgn.Game) bool {
 		for i := range x {
 			if x[i].Tags["Result"] != y[i].Tags["Result"] || !slices.Equal(x[i].Moves, y[i].Moves) {
 				return false

@@ -4,17 +4,13 @@
 package book
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 )
 
 // Opening is a starting point for a game pair: a position (the standard one
@@ -22,7 +18,7 @@ import (
 type Opening struct {
 	FEN   string
 	Moves []string
-	Name  string // where it came from, e.g. "book.epd:12" or "Ruy Lopez"
+	Name  string // where it came from, e.g. "book.pgn:12 Ruy Lopez" or, built in, "Ruy Lopez"
 }
 
 // Position sets the opening up: the position after its moves.
@@ -49,95 +45,24 @@ func (o Opening) Position() (*board.Position, error) {
 	return pos, nil
 }
 
-// Load reads an opening book: PGN when the name ends in .pgn, EPD when it
-// ends in .epd; otherwise PGN if the first non-blank line starts with '[' or
-// a move number, EPD if not.
+// Load reads an opening book, EPD or PGN (see pgn.Load, which detects the
+// format and checks that every opening leaves a game in progress). Each
+// opening is named by where it starts in the file and its name there
+// ("book.pgn:12 Ruy Lopez").
 func Load(path string) ([]Opening, error) {
-	data, err := os.ReadFile(path)
+	games, err := pgn.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	name := filepath.Base(path)
-	var books []Opening
-	switch {
-	case strings.HasSuffix(strings.ToLower(path), ".pgn"):
-		books, err = ReadPGN(bytes.NewReader(data), name)
-	case strings.HasSuffix(strings.ToLower(path), ".epd"):
-		books, err = ReadEPD(bytes.NewReader(data), name)
-	case looksLikePGN(data):
-		books, err = ReadPGN(bytes.NewReader(data), name)
-	default:
-		books, err = ReadEPD(bytes.NewReader(data), name)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(books) == 0 {
-		return nil, fmt.Errorf("%s: no openings found", path)
-	}
-	return books, nil
-}
-
-func looksLikePGN(data []byte) bool {
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
+	out := make([]Opening, len(games))
+	for i, g := range games {
+		moves := make([]string, len(g.Moves))
+		for j, m := range g.Moves {
+			moves[j] = m.String()
 		}
-		return line[0] == '[' || strings.HasPrefix(line, "1.")
-	}
-	return false
-}
-
-// ReadEPD reads one position per line: the first four FEN fields, then
-// optionally the halfmove and fullmove counters, then any EPD operations
-// (an `id "..."` operation names the opening). Blank lines and lines
-// starting with '#' are skipped. name labels errors and openings.
-func ReadEPD(r io.Reader, name string) ([]Opening, error) {
-	var out []Opening
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		fields := strings.Fields(text)
-		if len(fields) < 4 {
-			return nil, fmt.Errorf("%s:%d: want at least 4 FEN fields, got %d", name, line, len(fields))
-		}
-		fen := strings.Join(fields[:4], " ")
-		if len(fields) >= 6 && isUint(fields[4]) && isUint(fields[5]) {
-			fen += " " + fields[4] + " " + fields[5]
-		}
-		o := Opening{FEN: fen, Name: fmt.Sprintf("%s:%d", name, line)}
-		if i := strings.Index(text, ` id "`); i >= 0 {
-			rest := text[i+5:]
-			if j := strings.IndexByte(rest, '"'); j >= 0 {
-				o.Name = rest[:j]
-			}
-		}
-		if _, err := o.Position(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		out = append(out, o)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		out[i] = Opening{FEN: g.FEN, Moves: moves, Name: g.Label()}
 	}
 	return out, nil
-}
-
-func isUint(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Order returns the order in which to play n openings for a given seed: a

@@ -1,6 +1,8 @@
 package book
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -28,88 +30,30 @@ func TestBuiltinOpeningsAreLegalAndDistinct(t *testing.T) {
 	}
 }
 
-func TestReadEPD(t *testing.T) {
-	src := `# a comment
-rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1
-
-r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "two knights";
-`
-	books, err := ReadEPD(strings.NewReader(src), "t.epd")
+func TestLoadGivesUCIMovesAndNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.pgn")
+	text := "[Opening \"Two Knights\"]\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 *\n\n[FEN \"4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n1. O-O Kd7 2. b8=Q *\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	books, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(books) != 2 {
-		t.Fatalf("got %d openings, want 2", len(books))
-	}
-	if books[0].FEN != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1" || books[0].Name != "t.epd:2" {
-		t.Errorf("first: %+v", books[0])
-	}
-	if books[1].FEN != "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -" || books[1].Name != "two knights" {
-		t.Errorf("second: %+v", books[1])
-	}
-}
-
-func TestReadEPDErrorsNameTheLine(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{"8/8/8/8/8/8/8/8 w - -\n", "t.epd:1"},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nfoo bar\n", "t.epd:2: want at least 4 FEN fields"},
-		// Black is mated: no game left to play.
-		{"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n", "already over"},
-	}
-	for _, tc := range tests {
-		_, err := ReadEPD(strings.NewReader(tc.src), "t.epd")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: error %v, want one containing %q", tc.src, err, tc.want)
-		}
-	}
-}
-
-func TestReadPGNMainlines(t *testing.T) {
-	src := `[Event "one"]
-[Site "?"]
-
-1. e4 e5 2. Nf3 {a comment
-over two lines} Nc6 (2... d6 3. d4) 3. Bb5 $1 a6 1-0
-
-[Event "two"]
-[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
-
-1. e4 Kd7 2. e5 *
-
-1. d4 d5 2. c4 dxc4 3. e4 ; rest of line
-e5 4. dxe5?! Qxd1+ 5. Kxd1 1/2-1/2
-[Event "castling and promotion"]
-[FEN "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1"]
-1. O-O Kd7 2. b8Q 0-1
-`
-	books, err := ReadPGN(strings.NewReader(src), "t.pgn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := [][]string{
-		{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"},
-		{"e2e4", "e8d7", "e4e5"},
-		{"d2d4", "d7d5", "c2c4", "d5c4", "e2e4", "e7e5", "d4e5", "d8d1", "e1d1"},
-		{"e1g1", "e8d7", "b7b8q"},
+	want := []Opening{
+		{Moves: strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"), Name: "b.pgn:1 Two Knights"},
+		{FEN: "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1", Moves: strings.Fields("e1g1 e8d7 b7b8q"), Name: "b.pgn:4"},
 	}
 	if len(books) != len(want) {
-		t.Fatalf("got %d openings, want %d: %+v", len(books), len(want), books)
+		t.Fatalf("got %d openings, want %d", len(books), len(want))
 	}
-	for i := range want {
-		if !slices.Equal(books[i].Moves, want[i]) {
-			t.Errorf("game %d: moves %v, want %v", i+1, books[i].Moves, want[i])
+	for i, w := range want {
+		if books[i].FEN != w.FEN || books[i].Name != w.Name || !slices.Equal(books[i].Moves, w.Moves) {
+			t.Errorf("opening %d: %+v, want %+v", i+1, books[i], w)
 		}
-	}
-	if books[1].FEN != "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" || books[0].FEN != "" {
-		t.Errorf("FEN tags: %q, %q", books[0].FEN, books[1].FEN)
-	}
-}
-
-func TestReadPGNRejectsIllegalMoveWithLine(t *testing.T) {
-	src := "[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 *\n"
-	_, err := ReadPGN(strings.NewReader(src), "bad.pgn")
-	if err == nil || !strings.Contains(err.Error(), "bad.pgn:4: game 1: move 3 (Ke3)") {
-		t.Errorf("error %v, want one naming bad.pgn:4, game 1, move 3 (Ke3)", err)
+		if _, err := books[i].Position(); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
