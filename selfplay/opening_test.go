@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 )
 
 func TestLoadBookReadsEPDAndPGN(t *testing.T) {
@@ -157,7 +159,7 @@ func TestPGNRecordsTheGamesMovesResultTerminationAndOpening(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	parsed, err := parsePGN("g.pgn", buf.Bytes())
+	parsed, err := pgn.ReadGames(&buf, "g.pgn")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,20 +173,18 @@ func TestPGNRecordsTheGamesMovesResultTerminationAndOpening(t *testing.T) {
 			"Opening": g.Opening, "GameId": strconv.FormatInt(g.ID, 10), "PlyCount": strconv.Itoa(len(g.Plies)),
 		}
 		for k, v := range want {
-			if p.tags[k] != v {
-				t.Errorf("game %d: tag %s = %q, want %q", n, k, p.tags[k], v)
+			if p.Tags[k] != v {
+				t.Errorf("game %d: tag %s = %q, want %q", n, k, p.Tags[k], v)
 			}
 		}
-		pos, _ := board.ParseFEN(g.StartFEN)
-		if len(p.sans) != len(g.Plies) {
-			t.Fatalf("game %d: %d PGN moves, %d plies", n, len(p.sans), len(g.Plies))
+		if p.Result != resultText(g.Result) {
+			t.Errorf("game %d: movetext result %q, want %q", n, p.Result, resultText(g.Result))
 		}
-		for i, san := range p.sans {
-			m, err := parseSAN(pos, san)
-			if err != nil || m != g.Plies[i].Move {
-				t.Fatalf("game %d ply %d: PGN move %s is %v (%v), want %v", n, i, san, m, err, g.Plies[i].Move)
-			}
-			pos.MakeMove(m)
+		if start, _ := p.Start(); start.FEN() != g.StartFEN {
+			t.Errorf("game %d: starts from %s, want %s", n, start.FEN(), g.StartFEN)
+		}
+		if !slices.Equal(p.Moves, g.moves()) {
+			t.Fatalf("game %d: PGN moves %v, want %v", n, p.Moves, g.moves())
 		}
 	}
 }

@@ -2,7 +2,6 @@ package selfplay
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
 )
 
@@ -25,65 +25,41 @@ func resultText(r float32) string {
 	return "1/2-1/2"
 }
 
-// WritePGN writes g as a PGN game: the seven-tag roster with Round the game
-// number (1-based), the start position when it is not the standard one, the
-// opening, the termination, the game ID, and the moves in SAN.
+// WritePGN writes g as a PGN game (see pgn.Write): the seven-tag roster
+// with Round the game number (1-based), the start position when it is not
+// the standard one, then the game ID, the opening, the ply count and the
+// termination, and the moves in SAN.
 func WritePGN(w io.Writer, g *Game) error {
-	pos, err := board.ParseFEN(g.StartFEN)
+	err := pgn.Write(w, &pgn.Game{
+		Tags: map[string]string{
+			"Event":       "chessforge self-play",
+			"Site":        "?",
+			"Date":        "????.??.??",
+			"Round":       strconv.Itoa(g.Number + 1),
+			"White":       "chessforge " + uci.Version,
+			"Black":       "chessforge " + uci.Version,
+			"Opening":     g.Opening,
+			"Termination": g.Termination.String(),
+			"GameId":      strconv.FormatInt(g.ID, 10),
+			"PlyCount":    strconv.Itoa(len(g.Plies)),
+		},
+		FEN:    g.StartFEN,
+		Moves:  g.moves(),
+		Result: resultText(g.Result),
+	})
 	if err != nil {
 		return fmt.Errorf("pgn: game %d: %w", g.Number, err)
 	}
-	res := resultText(g.Result)
-	var b bytes.Buffer
-	tag := func(k, v string) {
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`))
-	}
-	tag("Event", "chessforge self-play")
-	tag("Site", "?")
-	tag("Date", "????.??.??")
-	tag("Round", strconv.Itoa(g.Number+1))
-	tag("White", "chessforge "+uci.Version)
-	tag("Black", "chessforge "+uci.Version)
-	tag("Result", res)
-	if g.StartFEN != board.StartFEN {
-		tag("SetUp", "1")
-		tag("FEN", g.StartFEN)
-	}
-	tag("Opening", g.Opening)
-	tag("Termination", g.Termination.String())
-	tag("GameId", strconv.FormatInt(g.ID, 10))
-	tag("PlyCount", strconv.Itoa(len(g.Plies)))
-	b.WriteByte('\n')
+	return nil
+}
 
-	col := 0
-	word := func(s string) {
-		if col > 0 && col+1+len(s) > 79 {
-			b.WriteByte('\n')
-			col = 0
-		} else if col > 0 {
-			b.WriteByte(' ')
-			col++
-		}
-		b.WriteString(s)
-		col += len(s)
-	}
+// moves returns the game's moves.
+func (g *Game) moves() []board.Move {
+	out := make([]board.Move, len(g.Plies))
 	for i, pl := range g.Plies {
-		switch {
-		case pos.SideToMove() == board.White:
-			word(strconv.Itoa(pos.FullmoveNumber()) + ".")
-		case i == 0:
-			word(strconv.Itoa(pos.FullmoveNumber()) + "...")
-		}
-		if !pos.IsLegal(pl.Move) {
-			return fmt.Errorf("pgn: game %d ply %d: move %v is not legal in %s", g.Number, i, pl.Move, pos.FEN())
-		}
-		word(pos.SAN(pl.Move))
-		pos.MakeMove(pl.Move)
+		out[i] = pl.Move
 	}
-	word(res)
-	b.WriteString("\n\n")
-	_, err = w.Write(b.Bytes())
-	return err
+	return out
 }
 
 // pgnFile appends games to a PGN file.
