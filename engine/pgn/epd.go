@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"chessforge/engine/board"
@@ -28,7 +29,7 @@ func ReadEPD(r io.Reader, name string) ([]Game, error) {
 			return nil, fmt.Errorf("%s:%d: want at least the 4 FEN fields of board, side, castling and en passant, got %d", name, n, len(f))
 		}
 		counters := epdOp(line, "hmvc", "0") + " " + epdOp(line, "fmvn", "1")
-		if len(f) >= 6 && isUint(f[4]) && isUint(f[5]) {
+		if len(f) >= 6 && isCounter(f[4]) && isCounter(f[5]) {
 			counters = f[4] + " " + f[5]
 		}
 		pos, err := board.ParseFEN(strings.Join(f[:4], " ") + " " + counters)
@@ -61,14 +62,8 @@ func epdOp(line, op, def string) string {
 	return def
 }
 
-func isUint(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+// isCounter reports whether s is a FEN move counter, a number.
+func isCounter(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
 }

@@ -81,16 +81,7 @@ func Random(n, plies int, seed uint64) []Opening {
 	var list board.MoveList
 	for len(out) < n {
 		pos := board.NewPosition()
-		moves := make([]string, 0, plies)
-		for len(moves) < plies {
-			pos.GenerateLegal(&list)
-			if list.N == 0 {
-				break
-			}
-			m := list.Moves[rng.IntN(list.N)]
-			moves = append(moves, m.String())
-			pos.MakeMove(m)
-		}
+		moves := playRandom(pos, rng, &list, plies, make([]string, 0, plies))
 		if len(moves) < plies || pos.Outcome() != board.Ongoing {
 			continue
 		}
@@ -117,16 +108,7 @@ func Extend(openings []Opening, n, plies int, seed uint64) []Opening {
 				if err != nil {
 					break // a bad opening is reported when it is played
 				}
-				moves := slices.Clone(o.Moves)
-				for range plies {
-					pos.GenerateLegal(&list)
-					if list.N == 0 {
-						break
-					}
-					m := list.Moves[rng.IntN(list.N)]
-					moves = append(moves, m.String())
-					pos.MakeMove(m)
-				}
+				moves := playRandom(pos, rng, &list, plies, slices.Clone(o.Moves))
 				if pos.Outcome() != board.Ongoing || len(moves) != len(o.Moves)+plies {
 					continue
 				}
@@ -136,4 +118,19 @@ func Extend(openings []Opening, n, plies int, seed uint64) []Opening {
 		}
 	}
 	return out
+}
+
+// playRandom plays up to plies random legal moves on pos, appending them to
+// moves in UCI notation; it stops early when the game ends.
+func playRandom(pos *board.Position, rng *rand.Rand, list *board.MoveList, plies int, moves []string) []string {
+	for range plies {
+		pos.GenerateLegal(list)
+		if list.N == 0 {
+			break
+		}
+		m := list.Moves[rng.IntN(list.N)]
+		moves = append(moves, m.String())
+		pos.MakeMove(m)
+	}
+	return moves
 }
