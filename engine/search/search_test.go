@@ -36,10 +36,10 @@ func TestSearchFindsMatesAtExactDistance(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := New(Options{HashMB: 8})
-			// Depth 16, because null move, razoring and singular
+			// Depth 18, because null move, razoring and singular
 			// extensions delay mates behind quiet sacrifices by several
 			// plies (WAC 1's Qg6 is found only near depth 13).
-			res := e.Search(mustFEN(t, c.fen), Limits{Depth: 16}, nil)
+			res := e.Search(mustFEN(t, c.fen), Limits{Depth: 18}, nil)
 			want := MateScore - (2*c.moves - 1)
 			if res.Score != want {
 				t.Errorf("score %d, want %d (mate in %d)", res.Score, want, c.moves)
