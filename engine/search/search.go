@@ -84,6 +84,13 @@ func (w *worker) checkLimits() {
 	}
 }
 
+// updatePV makes m followed by the child's PV the PV at ply.
+func (w *worker) updatePV(ply int, m board.Move) {
+	w.pv[ply][0] = m
+	copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
+	w.pvLen[ply] = w.pvLen[ply+1] + 1
+}
+
 // enterNode counts a node and polls the limits; it reports false when the
 // search must unwind.
 func (w *worker) enterNode(ply int) bool {
@@ -358,9 +365,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			if s > alpha {
 				bestMove = m
 				alpha = s
-				w.pv[ply][0] = m
-				copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
-				w.pvLen[ply] = w.pvLen[ply+1] + 1
+				w.updatePV(ply, m)
 				if s >= beta {
 					if quiet {
 						w.updateQuietStats(ply, m, depth, quietsTried[:nQuiets], ch1, ch2)
@@ -540,9 +545,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 			if s > alpha {
 				alpha = s
 				bestMove = m
-				w.pv[ply][0] = m
-				copy(w.pv[ply][1:], w.pv[ply+1][:w.pvLen[ply+1]])
-				w.pvLen[ply] = w.pvLen[ply+1] + 1
+				w.updatePV(ply, m)
 				if s >= beta {
 					break
 				}
