@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"chessforge/datasets/fixture"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,26 +72,6 @@ func helperProcess(cfgJSON string) int {
 }
 
 // readRows reads a dataset (file or directory) whole, in file order.
-func readRows(t *testing.T, path string) []datasets.Row {
-	t.Helper()
-	r, err := datasets.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var rows []datasets.Row
-	for {
-		var row datasets.Row
-		err := r.Read(&row)
-		if errors.Is(err, io.EOF) {
-			return rows
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row)
-	}
-}
 
 // verifyRows does what `dataset verify` does and more, from the rows alone:
 // it replays each game from its first row's FEN, re-derives every row's
@@ -163,7 +144,7 @@ func TestRunWritesADatasetThatVerifies(t *testing.T) {
 	cfg.Out = filepath.Join(dir, "out.parquet")
 	cfg.PGN = filepath.Join(dir, "games.pgn")
 	sum := runJob(t, cfg, Options{})
-	rows := readRows(t, cfg.Out)
+	rows := fixture.Rows(t, cfg.Out)
 	checkVerify(t, cfg.Out, len(rows))
 	if n := verifyRows(t, &cfg, rows); n != cfg.Games || sum.Games != cfg.Games || sum.Positions != int64(len(rows)) {
 		t.Fatalf("%d games in the file, summary %d games %d positions, %d rows", n, sum.Games, sum.Positions, len(rows))
@@ -213,7 +194,7 @@ func TestDefaultJobWithAWriteWindowVerifies(t *testing.T) {
 	cfg.Out = filepath.Join(t.TempDir(), "d.parquet")
 	sum := runJob(t, cfg, Options{})
 	checkVerify(t, cfg.Out, int(sum.Positions))
-	for _, r := range readRows(t, cfg.Out) {
+	for _, r := range fixture.Rows(t, cfg.Out) {
 		if r.Ply < 8 || r.ScoreCP > 3000 || r.ScoreCP < -3000 {
 			t.Fatalf("row at ply %d with score %d is outside the write window", r.Ply, r.ScoreCP)
 		}
@@ -252,7 +233,7 @@ func TestSameSeedGivesTheSameFilesWhateverTheWorkers(t *testing.T) {
 	cfg.Seed++
 	cfg.Out = filepath.Join(dir, "other.parquet")
 	runJob(t, cfg, Options{})
-	if other := readRows(t, cfg.Out); reflect.DeepEqual(other, readRows(t, filepath.Join(dir, "w1.parquet"))) {
+	if other := fixture.Rows(t, cfg.Out); reflect.DeepEqual(other, fixture.Rows(t, filepath.Join(dir, "w1.parquet"))) {
 		t.Fatal("another seed wrote the same rows")
 	}
 }
@@ -263,7 +244,7 @@ func TestShardsTogetherWriteTheUnshardedDataset(t *testing.T) {
 	cfg.Games = 5
 	cfg.Out = filepath.Join(dir, "all.parquet")
 	runJob(t, cfg, Options{})
-	whole := readRows(t, cfg.Out)
+	whole := fixture.Rows(t, cfg.Out)
 
 	shared := filepath.Join(dir, "sharded")
 	for k := 1; k <= 2; k++ {
@@ -277,7 +258,7 @@ func TestShardsTogetherWriteTheUnshardedDataset(t *testing.T) {
 			t.Fatalf("shard %d/2: PGN %s", k, sum.PGN)
 		}
 	}
-	union := readRows(t, shared)
+	union := fixture.Rows(t, shared)
 	checkVerify(t, shared, len(union))
 	byGame := func(rows []datasets.Row) {
 		slices.SortStableFunc(rows, func(a, b datasets.Row) int {
@@ -300,7 +281,7 @@ func TestStoppedRunResumesToTheUninterruptedGames(t *testing.T) {
 	cfg.Games = 5
 	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
 	runJob(t, cfg, Options{})
-	full := readRows(t, cfg.Out)
+	full := fixture.Rows(t, cfg.Out)
 	fullPGN, _ := os.ReadFile(cfg.PGN)
 
 	for _, layout := range []string{"directory", "single file"} {
@@ -317,7 +298,7 @@ func TestStoppedRunResumesToTheUninterruptedGames(t *testing.T) {
 			if !sum.Interrupted || sum.Done != 3 || sum.Games != 3 {
 				t.Fatalf("stopped run: %+v", sum)
 			}
-			part := readRows(t, cfg.Out) // the files left are valid datasets
+			part := fixture.Rows(t, cfg.Out) // the files left are valid datasets
 			if n := verifyRows(t, &cfg, part); n != 3 || !reflect.DeepEqual(part, full[:len(part)]) {
 				t.Fatalf("the stopped run left %d games, not the first 3 of the full run", n)
 			}
@@ -326,7 +307,7 @@ func TestStoppedRunResumesToTheUninterruptedGames(t *testing.T) {
 			if sum.Interrupted || sum.Games != 2 || sum.Done != 5 {
 				t.Fatalf("resumed run: %+v", sum)
 			}
-			if got := readRows(t, cfg.Out); !reflect.DeepEqual(got, full) {
+			if got := fixture.Rows(t, cfg.Out); !reflect.DeepEqual(got, full) {
 				t.Fatalf("stopped and resumed: %d rows, uninterrupted %d, and they differ", len(got), len(full))
 			}
 			if got, _ := os.ReadFile(cfg.PGN); string(got) != string(fullPGN) {
@@ -367,7 +348,7 @@ func TestKilledRunLeavesValidFilesAndResumes(t *testing.T) {
 	cfg.Games, cfg.PartGames = 5, 2
 	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
 	runJob(t, cfg, Options{})
-	full := readRows(t, cfg.Out)
+	full := fixture.Rows(t, cfg.Out)
 	fullPGN, _ := os.ReadFile(cfg.PGN)
 
 	// Kill the process when the first part is closed and the second holds
@@ -392,7 +373,7 @@ func TestKilledRunLeavesValidFilesAndResumes(t *testing.T) {
 	if tmp, _ := filepath.Glob(filepath.Join(cfg.Out, "*"+datasets.TempSuffix)); len(tmp) != 1 {
 		t.Fatalf("want the killed part's temporary file, found %v", tmp)
 	}
-	left := readRows(t, cfg.Out) // the finished files are valid
+	left := fixture.Rows(t, cfg.Out) // the finished files are valid
 	if n := verifyRows(t, &cfg, left); n != 2 {
 		t.Fatalf("the killed run left %d whole games, want 2", n)
 	}
@@ -400,7 +381,7 @@ func TestKilledRunLeavesValidFilesAndResumes(t *testing.T) {
 	if sum.Done != cfg.Games || sum.Games != 3 {
 		t.Fatalf("resume: %+v", sum)
 	}
-	if got := readRows(t, cfg.Out); !reflect.DeepEqual(got, full) {
+	if got := fixture.Rows(t, cfg.Out); !reflect.DeepEqual(got, full) {
 		t.Fatal("killed and resumed: the rows differ from the uninterrupted run's")
 	}
 	if got, _ := os.ReadFile(cfg.PGN); string(got) != string(fullPGN) {
@@ -461,7 +442,7 @@ func TestWriteErrorStopsTheRunAndKeepsFinishedFiles(t *testing.T) {
 	if got.Done != fail || len(got.Files) != fail {
 		t.Fatalf("stopped after %d games with %d files, want %d", got.Done, len(got.Files), fail)
 	}
-	rows := readRows(t, cfg.Out) // every file left is whole
+	rows := fixture.Rows(t, cfg.Out) // every file left is whole
 	if n := verifyRows(t, &cfg, rows); n != fail {
 		t.Fatalf("%d games left, want %d", n, fail)
 	}

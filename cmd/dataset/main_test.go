@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,25 +50,6 @@ func twoShards(t *testing.T) (string, int64) {
 	return dir, rows
 }
 
-func readRows(t *testing.T, path string) []datasets.Row {
-	t.Helper()
-	r, err := datasets.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var rows []datasets.Row
-	for {
-		var row datasets.Row
-		if err := r.Read(&row); errors.Is(err, io.EOF) {
-			return rows
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row)
-	}
-}
-
 func TestInfoReportsRowsGamesAndSize(t *testing.T) {
 	dir, rows := twoShards(t)
 	code, out, errw := runCmd("info", dir)
@@ -110,7 +89,7 @@ func TestHeadShowsRowsAndABoard(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	rows := readRows(t, dir)[:3]
+	rows := fixture.Rows(t, dir)[:3]
 	for _, r := range rows {
 		if !strings.Contains(out, r.FEN) || !strings.Contains(out, r.Move) {
 			t.Errorf("head lacks row %s %s:\n%s", r.FEN, r.Move, out)
@@ -165,7 +144,7 @@ func TestSplitIsDeterministicAndByGame(t *testing.T) {
 		}
 	}
 	for _, name := range []string{reshard.TrainFile, reshard.ValidationFile} {
-		a, b := readRows(t, filepath.Join(outs[0], name)), readRows(t, filepath.Join(outs[1], name))
+		a, b := fixture.Rows(t, filepath.Join(outs[0], name)), fixture.Rows(t, filepath.Join(outs[1], name))
 		if len(a) == 0 || len(a) != len(b) {
 			t.Fatalf("%s: %d and %d rows", name, len(a), len(b))
 		}
@@ -184,7 +163,7 @@ func TestMergeWithAndWithoutDedup(t *testing.T) {
 	dir, rows := twoShards(t)
 	tmp := t.TempDir()
 	distinct := map[string]bool{}
-	for _, r := range readRows(t, dir) {
+	for _, r := range fixture.Rows(t, dir) {
 		distinct[strings.Join(strings.Fields(r.FEN)[:4], " ")] = true
 	}
 	for _, c := range []struct {
@@ -203,7 +182,7 @@ func TestMergeWithAndWithoutDedup(t *testing.T) {
 		if !strings.HasPrefix(lastLine(out), want) {
 			t.Errorf("%v: last line %q, want %q", c.args, lastLine(out), want)
 		}
-		if got := len(readRows(t, c.args[len(c.args)-1])); got != c.written {
+		if got := len(fixture.Rows(t, c.args[len(c.args)-1])); got != c.written {
 			t.Errorf("%v: file has %d rows, want %d", c.args, got, c.written)
 		}
 	}
@@ -220,7 +199,7 @@ func TestExportEPDLinesParseBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := readRows(t, dir)
+	want := fixture.Rows(t, dir)
 	sc := bufio.NewScanner(f)
 	var n int64
 	for sc.Scan() {
@@ -253,7 +232,7 @@ func TestExportNPYRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := readRows(t, dir)
+	want := fixture.Rows(t, dir)
 	var planes encoder.Planes
 	i := 0
 	for _, s := range m.Shards {

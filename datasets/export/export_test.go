@@ -2,8 +2,6 @@ package export
 
 import (
 	"bufio"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,25 +32,6 @@ func writeFixture(t *testing.T) (string, int64) {
 	return dir, rows
 }
 
-func readAll(t *testing.T, path string) []datasets.Row {
-	t.Helper()
-	r, err := datasets.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var rows []datasets.Row
-	for {
-		var row datasets.Row
-		if err := r.Read(&row); errors.Is(err, io.EOF) {
-			return rows
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row)
-	}
-}
-
 func TestEPDLinesParseBackToTheRows(t *testing.T) {
 	src, n := writeFixture(t)
 	out := filepath.Join(t.TempDir(), "out.epd")
@@ -64,7 +43,7 @@ func TestEPDLinesParseBackToTheRows(t *testing.T) {
 	if got != n || int64(seen) != n {
 		t.Fatalf("EPD wrote %d lines, progress %d, want %d", got, seen, n)
 	}
-	rows := readAll(t, src)
+	rows := fixture.Rows(t, src)
 	f, err := os.Open(out)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +92,7 @@ func TestNPYRebuildsTheParquetPlanesExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := readAll(t, src)
+	rows := fixture.Rows(t, src)
 	var planes encoder.Planes
 	i := 0
 	for _, s := range m2.Shards {

@@ -2,8 +2,6 @@ package reshard
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,25 +10,6 @@ import (
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
 )
-
-func readAll(t *testing.T, path string) []datasets.Row {
-	t.Helper()
-	r, err := datasets.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var rows []datasets.Row
-	for {
-		var row datasets.Row
-		if err := r.Read(&row); errors.Is(err, io.EOF) {
-			return rows
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, row)
-	}
-}
 
 func write(t *testing.T, path string, opts fixture.Options) int64 {
 	t.Helper()
@@ -64,7 +43,7 @@ func TestSplitIsByGameAndDeterministic(t *testing.T) {
 		a, b string
 		val  bool
 	}{{a.Train, b.Train, false}, {a.Validation, b.Validation, true}} {
-		ra, rb := readAll(t, part.a), readAll(t, part.b)
+		ra, rb := fixture.Rows(t, part.a), fixture.Rows(t, part.b)
 		if len(ra) != len(rb) {
 			t.Fatalf("%s: %d rows, the second run %d", part.a, len(ra), len(rb))
 		}
@@ -80,7 +59,7 @@ func TestSplitIsByGameAndDeterministic(t *testing.T) {
 	// Every game lies wholly on one side.
 	side := map[int64]string{}
 	for _, f := range []string{a.Train, a.Validation} {
-		for _, r := range readAll(t, f) {
+		for _, r := range fixture.Rows(t, f) {
 			if s, ok := side[r.GameID]; ok && s != f {
 				t.Fatalf("game %d is in both files", r.GameID)
 			}
@@ -142,7 +121,7 @@ func TestMergeCountsAndDedup(t *testing.T) {
 	nc := write(t, c, fixture.Options{Games: 4, Seed: 1, MaxPlies: 30, FirstID: 2000})
 	distinct := map[string]bool{}
 	for _, f := range []string{a, b} {
-		for _, r := range readAll(t, f) {
+		for _, r := range fixture.Rows(t, f) {
 			distinct[fenKey(r.FEN)] = true
 		}
 	}
@@ -176,14 +155,14 @@ func TestMergeCountsAndDedup(t *testing.T) {
 				t.Fatalf("read %d, wrote %d, dropped %d, shared ids %d; want %d written, %d shared",
 					rep.Rows, rep.Written, rep.Dropped, rep.SharedGameIDs, tc.wantWritten, tc.wantShared)
 			}
-			got := readAll(t, out)
+			got := fixture.Rows(t, out)
 			if int64(len(got)) != tc.wantWritten {
 				t.Fatalf("file holds %d rows, want %d", len(got), tc.wantWritten)
 			}
 			if !tc.dedup {
 				var want []datasets.Row
 				for _, f := range tc.srcs {
-					want = append(want, readAll(t, f)...)
+					want = append(want, fixture.Rows(t, f)...)
 				}
 				for k := range want {
 					if got[k] != want[k] {
