@@ -84,6 +84,22 @@ func (w *worker) checkLimits() {
 	}
 }
 
+// store saves a node's result in the table: its bound from where the best
+// score fell against the original window, and its static evaluation unless
+// the side to move was in check (then there is none).
+func (w *worker) store(key uint64, best board.Move, score, staticEval int, inCheck bool, alpha, beta, depth, ply int) {
+	bound := BoundUpper
+	if score >= beta {
+		bound = BoundLower
+	} else if score > alpha {
+		bound = BoundExact
+	}
+	if inCheck {
+		staticEval = -Infinity
+	}
+	w.e.tt.Store(key, best, scoreToTT(score, ply), staticEval, depth, bound)
+}
+
 // updatePV makes m followed by the child's PV the PV at ply.
 func (w *worker) updatePV(ply int, m board.Move) {
 	w.pv[ply][0] = m
@@ -394,17 +410,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	if excluded == board.NullMove && !(root && w.pvIdx > 0) {
-		bound := BoundUpper
-		if bestScore >= beta {
-			bound = BoundLower
-		} else if bestScore > origAlpha {
-			bound = BoundExact
-		}
-		ev := staticEval
-		if inCheck {
-			ev = -Infinity
-		}
-		w.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), ev, depth, bound)
+		w.store(key, bestMove, bestScore, staticEval, inCheck, origAlpha, beta, depth, ply)
 	}
 	return bestScore
 }
@@ -552,16 +558,6 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 			}
 		}
 	}
-	bound := BoundUpper
-	if bestScore >= beta {
-		bound = BoundLower
-	} else if bestScore > origAlpha {
-		bound = BoundExact
-	}
-	ev := standPat
-	if inCheck {
-		ev = -Infinity
-	}
-	w.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), ev, 0, bound)
+	w.store(key, bestMove, bestScore, standPat, inCheck, origAlpha, beta, 0, ply)
 	return bestScore
 }
