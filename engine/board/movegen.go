@@ -7,10 +7,19 @@ package board
 // board, and en passant is tested by playing it out on the bitboards (it can
 // uncover a check along the rank).
 
+// genMode selects which legal moves generate adds.
+type genMode uint8
+
+const (
+	genAll      genMode = iota
+	genCaptures         // captures and promotions
+	genQuiets           // everything else: no capture, no promotion
+)
+
 // GenerateLegal fills list with every legal move.
 func (p *Position) GenerateLegal(list *MoveList) {
 	list.N = 0
-	p.generate(list, false)
+	p.generate(list, genAll)
 }
 
 // GenerateCaptures fills list with the legal captures and promotions (all
@@ -18,13 +27,26 @@ func (p *Position) GenerateLegal(list *MoveList) {
 // check it generates every legal evasion, as quiescence must.
 func (p *Position) GenerateCaptures(list *MoveList) {
 	list.N = 0
-	p.generate(list, !p.InCheck())
+	if p.InCheck() {
+		p.generate(list, genAll)
+		return
+	}
+	p.generate(list, genCaptures)
+}
+
+// GenerateQuiets fills list with the legal moves that neither capture nor
+// promote (castling included): with GenerateCaptures outside check, every
+// legal move exactly once. A search generates them only when the captures
+// have not already produced a cutoff.
+func (p *Position) GenerateQuiets(list *MoveList) {
+	list.N = 0
+	p.generate(list, genQuiets)
 }
 
 // HasLegalMove reports whether the side to move has any legal move.
 func (p *Position) HasLegalMove() bool {
 	var list MoveList
-	p.generate(&list, false)
+	p.generate(&list, genAll)
 	return list.N > 0
 }
 
@@ -62,7 +84,7 @@ func (p *Position) attackedWith(s Square, by Color, occ Bitboard) bool {
 		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])&them != 0
 }
 
-func (p *Position) generate(list *MoveList, capturesOnly bool) {
+func (p *Position) generate(list *MoveList, mode genMode) {
 	us, them := p.side, p.side.Other()
 	ours, theirs := p.colors[us], p.colors[them]
 	occ := ours | theirs
@@ -71,8 +93,11 @@ func (p *Position) generate(list *MoveList, capturesOnly bool) {
 
 	// King moves.
 	kingTargets := kingAttacks[ksq] &^ ours
-	if capturesOnly {
+	switch mode {
+	case genCaptures:
 		kingTargets &= theirs
+	case genQuiets:
+		kingTargets &^= theirs
 	}
 	occNoKing := occ &^ SquareBB(ksq)
 	for kingTargets != 0 {
@@ -94,12 +119,15 @@ func (p *Position) generate(list *MoveList, capturesOnly bool) {
 	}
 	captureTarget := target & theirs
 	moveTarget := target
-	if capturesOnly {
+	switch mode {
+	case genCaptures:
 		moveTarget = captureTarget
+	case genQuiets:
+		moveTarget = target &^ theirs
 	}
 	pinned := p.pinned(us, ksq)
 
-	p.generatePawnMoves(list, us, pinned, ksq, target, capturesOnly)
+	p.generatePawnMoves(list, us, pinned, ksq, target, mode)
 
 	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
 		from := b.PopLSB()
@@ -128,7 +156,7 @@ func (p *Position) generate(list *MoveList, capturesOnly bool) {
 		}
 	}
 
-	if capturesOnly || checkers != 0 {
+	if mode == genCaptures || checkers != 0 {
 		return
 	}
 	p.generateCastling(list, us, occ)
@@ -169,16 +197,16 @@ func addPromotions(list *MoveList, from, to Square) {
 // target is the set of squares allowed by check (all non-own squares when
 // not in check). Pawns that are not pinned move in bulk; a pinned pawn (rare)
 // goes through the same code with its targets cut down to the pin line.
-func (p *Position) generatePawnMoves(list *MoveList, us Color, pinned Bitboard, ksq Square, target Bitboard, capturesOnly bool) {
+func (p *Position) generatePawnMoves(list *MoveList, us Color, pinned Bitboard, ksq Square, target Bitboard, mode genMode) {
 	pawns := p.pieces[Pawn] & p.colors[us]
-	p.addPawnMoves(list, us, pawns&^pinned, target, capturesOnly)
+	p.addPawnMoves(list, us, pawns&^pinned, target, mode)
 	for b := pawns & pinned; b != 0; {
 		from := b.PopLSB()
-		p.addPawnMoves(list, us, SquareBB(from), target&lineBB[ksq][from], capturesOnly)
+		p.addPawnMoves(list, us, SquareBB(from), target&lineBB[ksq][from], mode)
 	}
 
 	// En passant: verified by playing it out on the bitboards.
-	if p.st.epHashed {
+	if p.st.epHashed && mode != genQuiets {
 		for b := pawnAttacks[us.Other()][p.st.ep] & pawns; b != 0; {
 			if from := b.PopLSB(); p.enPassantSafe(from) {
 				list.add(newEnPassant(from, p.st.ep))
@@ -189,7 +217,7 @@ func (p *Position) generatePawnMoves(list *MoveList, us Color, pinned Bitboard, 
 
 // addPawnMoves adds the pushes, captures and promotions (en passant aside)
 // of the pawns in pawns that land on squares in allowed.
-func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboard, capturesOnly bool) {
+func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboard, mode genMode) {
 	empty := ^p.Occupied()
 	enemies := p.colors[us.Other()] & allowed
 	// up, dw and de are the steps of a push and of the captures towards the
@@ -211,11 +239,22 @@ func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboar
 	}
 	single &= allowed
 
+	if mode == genQuiets {
+		for b := single &^ promoRank; b != 0; {
+			to := b.PopLSB()
+			list.add(NewMove(to-up, to))
+		}
+		for b := double & allowed; b != 0; {
+			to := b.PopLSB()
+			list.add(NewMove(to-2*up, to))
+		}
+		return
+	}
 	for b := single & promoRank; b != 0; {
 		to := b.PopLSB()
 		addPromotions(list, to-up, to)
 	}
-	if !capturesOnly {
+	if mode == genAll {
 		for b := single &^ promoRank; b != 0; {
 			to := b.PopLSB()
 			list.add(NewMove(to-up, to))

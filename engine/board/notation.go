@@ -41,21 +41,6 @@ func (p *Position) ParseUCIMove(s string) (Move, error) {
 	return NullMove, fmt.Errorf("move %q is not legal in %s", s, p.FEN())
 }
 
-// IsLegal reports whether m is a legal move in the position.
-func (p *Position) IsLegal(m Move) bool {
-	if m == NullMove {
-		return false
-	}
-	var list MoveList
-	p.GenerateLegal(&list)
-	for _, l := range list.Slice() {
-		if l == m {
-			return true
-		}
-	}
-	return false
-}
-
 // IsCapture reports whether m captures in this position (en passant included).
 func (p *Position) IsCapture(m Move) bool {
 	return m.IsEnPassant() || (!m.IsCastling() && p.board[m.To()] != NoPiece)

@@ -1,0 +1,101 @@
+package board
+
+import (
+	"slices"
+	"testing"
+)
+
+// legalSet returns the generated legal moves as a set.
+func legalSet(p *Position) map[Move]bool {
+	var list MoveList
+	p.GenerateLegal(&list)
+	set := make(map[Move]bool, list.N)
+	for _, m := range list.Slice() {
+		set[m] = true
+	}
+	return set
+}
+
+// checkIsLegal asks IsLegal about every 16-bit move whose from square holds
+// a piece of the side to move (every value at all when all is set) and
+// compares with the generator.
+func checkIsLegal(t *testing.T, p *Position, all bool) int {
+	t.Helper()
+	legal := legalSet(p)
+	asked := 0
+	for v := 0; v < 1<<16; v++ {
+		m := Move(v)
+		if !all {
+			if pc := p.PieceAt(m.From()); pc == NoPiece || pc.Color() != p.SideToMove() {
+				continue
+			}
+		}
+		asked++
+		if got := p.IsLegal(m); got != legal[m] {
+			t.Fatalf("%s: IsLegal(%s, kind %d, bits %016b) = %v, generator says %v", p.FEN(), m, m>>14, uint16(m), got, legal[m])
+		}
+	}
+	return asked
+}
+
+// TestIsLegalMatchesGenerator checks IsLegal against the generator for
+// every possible 16-bit move (wrong kinds, stray promotion bits, other
+// positions' moves) on the tricky positions and on random playouts.
+func TestIsLegalMatchesGenerator(t *testing.T) {
+	asked := 0
+	for _, fen := range trickyFENs {
+		asked += checkIsLegal(t, mustFEN(t, fen), true)
+	}
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	for _, pl := range randomPlayouts(t, 21, games, 160) {
+		pl.replay(t, func(p *Position) { asked += checkIsLegal(t, p, false) })
+	}
+	t.Logf("%d move values checked", asked)
+}
+
+// TestCapturesAndQuietsPartitionLegalMoves checks that, outside check,
+// GenerateCaptures and GenerateQuiets split the legal moves exactly: every
+// capture and promotion in the first, everything else in the second.
+func TestCapturesAndQuietsPartitionLegalMoves(t *testing.T) {
+	var all, caps, quiets MoveList
+	n := 0
+	visit := func(p *Position) {
+		if p.InCheck() {
+			return
+		}
+		n++
+		p.GenerateLegal(&all)
+		p.GenerateCaptures(&caps)
+		p.GenerateQuiets(&quiets)
+		for _, m := range caps.Slice() {
+			if !p.IsCapture(m) && !m.IsPromotion() {
+				t.Fatalf("%s: GenerateCaptures gives quiet move %s", p.FEN(), m)
+			}
+		}
+		for _, m := range quiets.Slice() {
+			if p.IsCapture(m) || m.IsPromotion() {
+				t.Fatalf("%s: GenerateQuiets gives %s, a capture or promotion", p.FEN(), m)
+			}
+		}
+		union := append(slices.Clone(caps.Slice()), quiets.Slice()...)
+		slices.Sort(union)
+		want := slices.Clone(all.Slice())
+		slices.Sort(want)
+		if !slices.Equal(union, want) {
+			t.Fatalf("%s: captures %v + quiets %v differ from the legal moves %v", p.FEN(), caps.Slice(), quiets.Slice(), want)
+		}
+	}
+	for _, fen := range trickyFENs {
+		visit(mustFEN(t, fen))
+	}
+	for _, pl := range randomPlayouts(t, 22, 8, 200) {
+		pl.replay(t, visit)
+	}
+	if n < 500 {
+		t.Fatalf("only %d positions outside check", n)
+	}
+	t.Logf("%d positions", n)
+}
