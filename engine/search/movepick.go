@@ -2,9 +2,11 @@ package search
 
 import "chessforge/engine/board"
 
-// Move ordering scores: the TT move first, then winning or even captures and
-// queen promotions by MVV-LVA, killers and the countermove, quiet moves by
-// history, losing captures, and under-promotions last.
+// Move ordering scores within a list: the TT move first, then winning or
+// even captures and queen promotions by MVV-LVA, killers and the
+// countermove, quiet moves by history, losing captures, and
+// under-promotions last. The staged picker keeps the same order without
+// scoring everything up front.
 const (
 	scoreTTMove      = 1 << 30
 	scoreGoodCapture = 1 << 28
@@ -15,12 +17,61 @@ const (
 	scoreUnderPromo  = -(1 << 29)
 )
 
-// movePicker hands out the moves of a node best-first by selection, checking
-// the static exchange of a capture only when it is about to be tried.
+// Stages of the move picker.
+const (
+	// An interior node outside check.
+	stageTT = iota
+	stageCapturesInit
+	stageGoodCaptures
+	stageKiller1
+	stageKiller2
+	stageCounter
+	stageQuietsInit
+	stageQuiets
+	stageBadCaptures
+	stageUnderPromotions
+	// Quiescence outside check.
+	stageQTT
+	stageQCapturesInit
+	stageQCaptures
+	// Every move scored at once: root, evasions.
+	stageList
+	stageDone
+)
+
+// movePicker hands out the moves of a node best-first, in stages: the TT
+// move before any move is generated, then the captures, checking the static
+// exchange of each only when it is about to be tried, then killers and the
+// countermove, then the quiet moves (generated only now), then the losing
+// captures. A cutoff in an early stage spares the rest.
 type movePicker struct {
+	stage int
+	w     *worker
+	p     *board.Position
+
+	ttMove, killer1, killer2, counter board.Move
+	ch1, ch2                          *contTable
+
+	// list holds the captures (or, in stageList, every move): moves
+	// [0,nBad) lost their exchange, [next,list.N) are still to come.
 	list   board.MoveList
 	scores [256]int32
 	next   int
+	nBad   int
+	bad    int // next losing capture to hand out
+
+	quiets      board.MoveList
+	quietScores [256]int32
+	nextQuiet   int
+
+	// skipQuiets, set by the search once late quiet moves are pruned, makes
+	// the picker hand out only the remaining quiet moves that give check,
+	// in generation order.
+	skipQuiets bool
+
+	// lastBad reports whether the move handed out last is a losing
+	// capture or an under-promotion (the search reduces those like quiet moves).
+	lastBad bool
 }
 
 // mvvLVA scores a capture: most valuable victim first, then least valuable attacker.
@@ -39,44 +90,68 @@ func mvvLVA(p *board.Position, m board.Move) int32 {
 	return v*8 - int32(p.PieceAt(m.From()).Type())
 }
 
+// captureScore orders captures and promotions: under-promotions last, the
+// rest by MVV-LVA.
+func captureScore(p *board.Position, m board.Move) int32 {
+	if m.IsPromotion() && m.Promotion() != board.Queen {
+		return scoreUnderPromo + int32(m.Promotion())
+	}
+	return scoreGoodCapture + mvvLVA(p, m)
+}
+
 // initMain prepares the moves of an interior node.
 func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *contTable) {
 	p := w.pos
-	p.GenerateLegal(&mp.list)
-	mp.next = 0
+	mp.w, mp.p = w, p
+	mp.ttMove, mp.ch1, mp.ch2 = ttMove, ch1, ch2
+	mp.next, mp.nBad, mp.bad = 0, 0, 0
+	mp.lastBad = false
 	fr := &w.stack[ply]
-	us := p.SideToMove()
-	var counter board.Move
+	mp.killer1, mp.killer2 = fr.killers[0], fr.killers[1]
+	mp.counter = board.NullMove
 	if prev := p.LastMove(); prev != board.NullMove {
-		counter = w.counter[p.PieceAt(prev.To())][prev.To()]
+		mp.counter = w.counter[p.PieceAt(prev.To())][prev.To()]
 	}
+	if !p.InCheck() {
+		mp.stage = stageTT
+		return
+	}
+	// Evasions are few: score them all at once.
+	p.GenerateLegal(&mp.list)
+	us := p.SideToMove()
 	for i, m := range mp.list.Slice() {
 		var s int32
 		switch {
 		case m == ttMove:
 			s = scoreTTMove
-		case m.IsPromotion() && m.Promotion() != board.Queen:
-			s = scoreUnderPromo + int32(m.Promotion())
 		case p.IsCapture(m) || m.IsPromotion():
-			s = scoreGoodCapture + mvvLVA(p, m)
-		case m == fr.killers[0]:
+			s = captureScore(p, m)
+		case m == mp.killer1:
 			s = scoreKiller1
-		case m == fr.killers[1]:
+		case m == mp.killer2:
 			s = scoreKiller2
-		case m == counter:
+		case m == mp.counter:
 			s = scoreCounter
 		default:
 			s = int32(w.quietScore(us, p.PieceAt(m.From()), m, ch1, ch2))
 		}
 		mp.scores[i] = s
 	}
+	mp.stage = stageList
 }
 
 // initQuiescence prepares the captures and promotions (or evasions in check).
 func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 	p := w.pos
-	p.GenerateCaptures(&mp.list)
-	mp.next = 0
+	mp.w, mp.p = w, p
+	mp.ttMove = ttMove
+	mp.next, mp.nBad, mp.bad = 0, 0, 0
+	mp.lastBad = false
+	if !p.InCheck() {
+		mp.stage = stageQTT
+		return
+	}
+	p.GenerateCaptures(&mp.list) // every evasion
 	us := p.SideToMove()
 	for i, m := range mp.list.Slice() {
 		var s int32
@@ -90,29 +165,205 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 		}
 		mp.scores[i] = s
 	}
+	mp.stage = stageList
 }
 
-// pick returns the next best move, or NullMove when none is left. With
-// checkSEE, a capture that loses material is moved to the back of the
-// queue before it is handed out.
-func (mp *movePicker) pick(p *board.Position, checkSEE bool) board.Move {
-	for mp.next < mp.list.N {
-		best := mp.next
-		for i := mp.next + 1; i < mp.list.N; i++ {
-			if mp.scores[i] > mp.scores[best] {
-				best = i
-			}
-		}
-		m := mp.list.Moves[best]
-		s := mp.scores[best]
-		if checkSEE && s >= scoreGoodCapture && s < scoreTTMove && !seeGE(p, m, 0) {
-			mp.scores[best] = scoreBadCapture + s - scoreGoodCapture
+// initList prepares moves the caller has put in mp.list and mp.scores.
+func (mp *movePicker) initList(p *board.Position) {
+	mp.p = p
+	mp.next, mp.nBad, mp.bad = 0, 0, 0
+	mp.lastBad = false
+	mp.stage = stageList
+}
+
+// generateCaptures fills the list with the captures and promotions other
+// than the TT move, scored.
+func (mp *movePicker) generateCaptures() {
+	p := mp.p
+	p.GenerateCaptures(&mp.list)
+	n := 0
+	for _, m := range mp.list.Slice() {
+		if m == mp.ttMove {
 			continue
 		}
-		mp.list.Moves[best], mp.list.Moves[mp.next] = mp.list.Moves[mp.next], m
-		mp.scores[best], mp.scores[mp.next] = mp.scores[mp.next], s
-		mp.next++
-		return m
+		mp.list.Moves[n] = m
+		mp.scores[n] = captureScore(p, m)
+		n++
 	}
-	return board.NullMove
+	mp.list.N = n
+}
+
+// usableQuiet reports whether m, a killer or the countermove, is a legal
+// quiet move here not handed out already.
+func (mp *movePicker) usableQuiet(m board.Move) bool {
+	p := mp.p
+	return m != board.NullMove && m != mp.ttMove && !m.IsPromotion() && p.IsLegal(m) && !p.IsCapture(m)
+}
+
+// pick returns the next move, or NullMove when none is left. With
+// checkSEE, a capture that loses material is put off until after the quiet
+// moves.
+func (mp *movePicker) pick(checkSEE bool) board.Move {
+	p := mp.p
+	for {
+		switch mp.stage {
+		case stageTT, stageQTT:
+			mp.stage++
+			m := mp.ttMove
+			if m != board.NullMove && p.IsLegal(m) &&
+				(mp.stage == stageCapturesInit || p.IsCapture(m) || m.IsPromotion()) {
+				return m
+			}
+			mp.ttMove = board.NullMove
+		case stageCapturesInit, stageQCapturesInit:
+			mp.generateCaptures()
+			mp.stage++
+		case stageGoodCaptures:
+			i := mp.best(&mp.list, &mp.scores, mp.next)
+			if i < 0 || mp.scores[i] < 0 {
+				mp.stage = stageKiller1 // what is left is under-promotions
+				continue
+			}
+			m := mp.take(&mp.list, &mp.scores, i, &mp.next)
+			if checkSEE && !seeGE(p, m, 0) {
+				mp.list.Moves[mp.nBad] = m
+				mp.nBad++
+				continue
+			}
+			return m
+		case stageKiller1:
+			mp.stage++
+			if mp.skipQuiets { // none of them handed out: leave them to the quiet stage
+				mp.killer1, mp.killer2, mp.counter = board.NullMove, board.NullMove, board.NullMove
+				mp.stage = stageQuietsInit
+				continue
+			}
+			if mp.usableQuiet(mp.killer1) {
+				return mp.killer1
+			}
+			mp.killer1 = board.NullMove
+		case stageKiller2:
+			mp.stage++
+			if mp.skipQuiets {
+				mp.killer2, mp.counter = board.NullMove, board.NullMove
+				mp.stage = stageQuietsInit
+				continue
+			}
+			if mp.killer2 != mp.killer1 && mp.usableQuiet(mp.killer2) {
+				return mp.killer2
+			}
+			mp.killer2 = board.NullMove
+		case stageCounter:
+			mp.stage++
+			if mp.skipQuiets {
+				mp.counter = board.NullMove
+				continue
+			}
+			if mp.counter != mp.killer1 && mp.counter != mp.killer2 && mp.usableQuiet(mp.counter) {
+				return mp.counter
+			}
+			mp.counter = board.NullMove
+		case stageQuietsInit:
+			mp.generateQuiets()
+			mp.stage++
+		case stageQuiets:
+			if mp.skipQuiets {
+				for mp.nextQuiet < mp.quiets.N {
+					m := mp.quiets.Moves[mp.nextQuiet]
+					mp.nextQuiet++
+					if p.GivesCheck(m) {
+						return m
+					}
+				}
+				mp.stage++
+				continue
+			}
+			i := mp.best(&mp.quiets, &mp.quietScores, mp.nextQuiet)
+			if i < 0 {
+				mp.stage++
+				continue
+			}
+			return mp.take(&mp.quiets, &mp.quietScores, i, &mp.nextQuiet)
+		case stageBadCaptures:
+			if mp.bad < mp.nBad {
+				mp.lastBad = true
+				mp.bad++
+				return mp.list.Moves[mp.bad-1]
+			}
+			mp.stage++
+		case stageUnderPromotions:
+			i := mp.best(&mp.list, &mp.scores, mp.next)
+			if i < 0 {
+				mp.stage = stageDone
+				continue
+			}
+			mp.lastBad = true
+			return mp.take(&mp.list, &mp.scores, i, &mp.next)
+		case stageQCaptures:
+			i := mp.best(&mp.list, &mp.scores, mp.next)
+			if i < 0 {
+				mp.stage = stageDone
+				continue
+			}
+			return mp.take(&mp.list, &mp.scores, i, &mp.next)
+		case stageList:
+			i := mp.best(&mp.list, &mp.scores, mp.next)
+			if i < 0 {
+				mp.stage = stageDone
+				continue
+			}
+			s := mp.scores[i]
+			if checkSEE && s >= scoreGoodCapture && s < scoreTTMove && !seeGE(p, mp.list.Moves[i], 0) {
+				mp.scores[i] = scoreBadCapture + s - scoreGoodCapture
+				continue
+			}
+			mp.lastBad = s < 0
+			return mp.take(&mp.list, &mp.scores, i, &mp.next)
+		default:
+			return board.NullMove
+		}
+	}
+}
+
+// generateQuiets fills the quiet list with the quiet moves not handed out
+// already, scored by history.
+func (mp *movePicker) generateQuiets() {
+	p, w := mp.p, mp.w
+	p.GenerateQuiets(&mp.quiets)
+	us := p.SideToMove()
+	n := 0
+	for _, m := range mp.quiets.Slice() {
+		if m == mp.ttMove || m == mp.killer1 || m == mp.killer2 || m == mp.counter {
+			continue
+		}
+		mp.quiets.Moves[n] = m
+		mp.quietScores[n] = int32(w.quietScore(us, p.PieceAt(m.From()), m, mp.ch1, mp.ch2))
+		n++
+	}
+	mp.quiets.N = n
+	mp.nextQuiet = 0
+}
+
+// best returns the index of the highest score in list from from on, or -1.
+func (mp *movePicker) best(list *board.MoveList, scores *[256]int32, from int) int {
+	if from >= list.N {
+		return -1
+	}
+	best := from
+	for i := from + 1; i < list.N; i++ {
+		if scores[i] > scores[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// take swaps the move at i to position *next, advances *next and returns the move.
+func (mp *movePicker) take(list *board.MoveList, scores *[256]int32, i int, next *int) board.Move {
+	n := *next
+	m := list.Moves[i]
+	list.Moves[i], list.Moves[n] = list.Moves[n], m
+	scores[i], scores[n] = scores[n], scores[i]
+	*next = n + 1
+	return m
 }

@@ -273,7 +273,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	skipQuiets := false
 
 	for {
-		m := mp.pick(p, !root)
+		m := mp.pick(!root)
 		if m == board.NullMove {
 			break
 		}
@@ -294,10 +294,12 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			if quiet && !givesCheck {
 				if depth <= 8 && moveCount > (3+depth*depth)/(2-b2i(improving)) {
 					skipQuiets = true
+					mp.skipQuiets = true
 					continue
 				}
 				if !inCheck && depth <= 8 && staticEval+100+90*depth <= alpha {
 					skipQuiets = true
+					mp.skipQuiets = true
 					continue
 				}
 				if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
@@ -347,7 +349,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			s = -w.negamax(-beta, -alpha, newDepth, ply+1, false)
 		} else {
 			r := 0
-			if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || mp.scores[mp.next-1] < 0) {
+			if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || mp.lastBad) {
 				r = lmr(depth, moveCount)
 				r -= b2i(pvNode)
 				r += b2i(cutNode)
@@ -524,7 +526,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 	mp.initQuiescence(w, ttMove)
 	bestMove := board.NullMove
 	for {
-		m := mp.pick(p, false)
+		m := mp.pick(false)
 		if m == board.NullMove {
 			break
 		}

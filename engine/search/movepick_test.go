@@ -1,0 +1,125 @@
+package search
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"chessforge/engine/board"
+)
+
+// pickAll drains the picker, skipping quiet moves from the nth move on when
+// skipAt > 0 (as late move pruning does).
+func pickAll(mp *movePicker, checkSEE bool, skipAt int) []board.Move {
+	var out []board.Move
+	for {
+		if skipAt > 0 && len(out) >= skipAt {
+			mp.skipQuiets = true
+		}
+		m := mp.pick(checkSEE)
+		if m == board.NullMove {
+			return out
+		}
+		out = append(out, m)
+	}
+}
+
+func sorted(ms []board.Move) []board.Move {
+	ms = slices.Clone(ms)
+	slices.Sort(ms)
+	return ms
+}
+
+// TestMovePickerHandsOutEveryMoveOnce plays random games and checks at every
+// position, with TT moves, killers and countermoves drawn from legal moves,
+// other positions' moves and garbage, that the staged picker hands out
+// every legal move exactly once, the legal TT move first, and that with
+// quiet moves skipped it hands out every capture and promotion and only
+// quiet moves that give check; and that the quiescence picker hands out
+// exactly the captures and promotions (every evasion in check).
+func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	rng := rand.New(rand.NewPCG(3, 4))
+	var legal, caps board.MoveList
+	var foreign []board.Move // moves from earlier positions
+	positions := 0
+	for game := 0; game < 12; game++ {
+		p, _ := board.ParseFEN(board.StartFEN)
+		w.pos = p
+		for ply := 0; ply < 160; ply++ {
+			p.GenerateLegal(&legal)
+			if legal.N == 0 || p.IsInsufficientMaterial() {
+				break
+			}
+			positions++
+			pickMove := func() board.Move {
+				switch rng.IntN(4) {
+				case 0:
+					return board.NullMove
+				case 1:
+					return legal.Moves[rng.IntN(legal.N)]
+				case 2:
+					if len(foreign) > 0 {
+						return foreign[rng.IntN(len(foreign))]
+					}
+				}
+				return board.Move(rng.Uint32())
+			}
+			ttMove := pickMove()
+			w.stack[1].killers = [2]board.Move{pickMove(), pickMove()}
+			if prev := p.LastMove(); prev != board.NullMove {
+				w.counter[p.PieceAt(prev.To())][prev.To()] = pickMove()
+			}
+			want := sorted(legal.Slice())
+			ch1, ch2 := w.contTables(1)
+
+			var mp movePicker
+			mp.initMain(w, 1, ttMove, ch1, ch2)
+			got := pickAll(&mp, rng.IntN(2) == 0, 0)
+			if !slices.Equal(sorted(got), want) {
+				t.Fatalf("%s (tt %v, killers %v): picker gave %v, legal moves are %v", p.FEN(), ttMove, w.stack[1].killers, got, legal.Slice())
+			}
+			if p.IsLegal(ttMove) && got[0] != ttMove {
+				t.Fatalf("%s: TT move %v handed out after %v", p.FEN(), ttMove, got[0])
+			}
+
+			skipAt := 1 + rng.IntN(4)
+			mp.initMain(w, 1, ttMove, ch1, ch2)
+			got = pickAll(&mp, true, skipAt)
+			seen := map[board.Move]bool{}
+			for i, m := range got {
+				if seen[m] || !p.IsLegal(m) {
+					t.Fatalf("%s: skipping picker gave %v twice or illegal", p.FEN(), m)
+				}
+				seen[m] = true
+				if quiet := !p.IsCapture(m) && !m.IsPromotion(); quiet && i > skipAt && !p.InCheck() && !p.GivesCheck(m) {
+					t.Fatalf("%s: quiet non-checking %v handed out after skipping began (%v)", p.FEN(), m, got)
+				}
+			}
+			for _, m := range legal.Slice() {
+				if (p.IsCapture(m) || m.IsPromotion() || p.GivesCheck(m) || p.InCheck()) && !seen[m] {
+					t.Fatalf("%s: skipping picker lost %v (%v)", p.FEN(), m, got)
+				}
+			}
+
+			mp.initQuiescence(w, ttMove)
+			got = pickAll(&mp, false, 0)
+			p.GenerateCaptures(&caps)
+			if !slices.Equal(sorted(got), sorted(caps.Slice())) {
+				t.Fatalf("%s: quiescence picker gave %v, want %v", p.FEN(), got, caps.Slice())
+			}
+
+			foreign = append(foreign, legal.Moves[rng.IntN(legal.N)])
+			m := legal.Moves[rng.IntN(legal.N)]
+			for try := 0; try < 2 && !p.IsCapture(m) && !m.IsPromotion(); try++ {
+				m = legal.Moves[rng.IntN(legal.N)]
+			}
+			p.MakeMove(m)
+		}
+	}
+	if positions < 1000 {
+		t.Fatalf("only %d positions", positions)
+	}
+	t.Logf("%d positions", positions)
+}
