@@ -30,6 +30,12 @@
 // blended as t = (mg·phase + eg·(PhaseMax−phase))/PhaseMax, then multiplied by
 // a drawishness scale of ScaleNormal (see Coefs.Eval for the exact formula).
 //
+// A search uses an Evaluator instead, one per search thread: it returns the
+// same value to the centipawn and keeps a pawn cache, so that the terms that
+// depend only on the pawns (and the kings' squares) are computed once per
+// pawn structure. Every term adds its {midgame, endgame} weight pair as one
+// packed integer (score.go).
+//
 // # Weights as data
 //
 // Groups is the registry of named feature groups (name, family, offset,

@@ -34,8 +34,8 @@ type evaluator struct {
 	p  *board.Position
 	tr *Tracer
 
-	mg, eg     [2]int // linear sums per colour
-	ksMG, ksEG [2]int // king-danger units against colour c's king
+	s  [2]score // linear sums per colour
+	ks [2]score // king-danger units against colour c's king
 
 	occ     board.Bitboard
 	pawns   [2]board.Bitboard
@@ -58,7 +58,7 @@ type evaluator struct {
 // and |score| <= MaxEval.
 func Evaluate(p *board.Position) int {
 	var e evaluator
-	v := e.evaluate(p)
+	v := e.evaluate(p, nil)
 	if p.SideToMove() == board.Black {
 		return -v
 	}
@@ -67,9 +67,7 @@ func Evaluate(p *board.Position) int {
 
 // add records n occurrences of feature f for colour c.
 func (e *evaluator) add(c board.Color, f, n int) {
-	w := &weights[f]
-	e.mg[c] += int(w.MG) * n
-	e.eg[c] += int(w.EG) * n
+	e.s[c] += packed[f] * score(n)
 	if e.tr != nil {
 		e.tr.lin[c][f] += int32(n)
 	}
@@ -77,16 +75,16 @@ func (e *evaluator) add(c board.Color, f, n int) {
 
 // addKS records n occurrences of king-danger feature f against c's king.
 func (e *evaluator) addKS(c board.Color, f, n int) {
-	w := &weights[f]
-	e.ksMG[c] += int(w.MG) * n
-	e.ksEG[c] += int(w.EG) * n
+	e.ks[c] += packed[f] * score(n)
 	if e.tr != nil {
 		e.tr.ks[c][f] += int32(n)
 	}
 }
 
-// evaluate returns the evaluation from White's point of view.
-func (e *evaluator) evaluate(p *board.Position) int {
+// evaluate returns the evaluation from White's point of view. The pawn and
+// king-shelter terms come from cache when it is not nil (never when
+// tracing: a cached entry has no per-feature counts).
+func (e *evaluator) evaluate(p *board.Position, cache *pawnCache) int {
 	e.p = p
 	if p.PiecesOfType(board.Pawn)|p.PiecesOfType(board.Rook)|p.PiecesOfType(board.Queen) == 0 && p.IsInsufficientMaterial() {
 		if e.tr != nil {
@@ -95,8 +93,13 @@ func (e *evaluator) evaluate(p *board.Position) int {
 		return 0
 	}
 	e.setup()
-	for c := board.White; c <= board.Black; c++ {
-		e.pawnStructure(c)
+	if cache == nil {
+		for c := board.White; c <= board.Black; c++ {
+			e.pawnStructure(c)
+			e.kingShelter(c)
+		}
+	} else {
+		cache.probe(e)
 	}
 	for c := board.White; c <= board.Black; c++ {
 		e.pieces(c, board.Knight)
@@ -105,7 +108,6 @@ func (e *evaluator) evaluate(p *board.Position) int {
 		e.pieces(c, board.Queen)
 	}
 	for c := board.White; c <= board.Black; c++ {
-		e.kingShelter(c)
 		e.passedPawns(c)
 		e.threats(c)
 		e.kingDanger(c)
@@ -126,8 +128,9 @@ func (e *evaluator) evaluate(p *board.Position) int {
 
 	// One division at the end keeps the integer result the exact truncation
 	// of the rational value the coefficient vector gives (Coefs.Eval).
-	mg := int64(e.mg[0]-e.mg[1])*KingDangerMG - squarePos(e.ksMG[0]) + squarePos(e.ksMG[1])
-	eg := int64(e.eg[0]-e.eg[1])*KingDangerEG - pos(e.ksEG[0]) + pos(e.ksEG[1])
+	d := e.s[0] - e.s[1]
+	mg := int64(d.mg())*KingDangerMG - squarePos(e.ks[0].mg()) + squarePos(e.ks[1].mg())
+	eg := int64(d.eg())*KingDangerEG - pos(e.ks[0].eg()) + pos(e.ks[1].eg())
 	tapered := mg*int64(phase)*KingDangerEG + eg*KingDangerMG*int64(PhaseMax-phase)
 	sc := scale[board.Black]
 	if tapered > 0 {

@@ -54,7 +54,7 @@ func Trace(p *board.Position) *Coefs {
 func (t *Tracer) Trace(p *board.Position) *Coefs {
 	*t = Tracer{}
 	e := evaluator{tr: t}
-	c := &Coefs{Value: e.evaluate(p), SideToMove: p.SideToMove()}
+	c := &Coefs{Value: e.evaluate(p, nil), SideToMove: p.SideToMove()}
 	c.Phase, c.Scale, c.Draw = t.phase, t.scale, t.draw
 	for f := 0; f < NumFeatures; f++ {
 		if n := t.lin[0][f] - t.lin[1][f]; n != 0 {
