@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"chessforge/encoder"
 )
 
 // BenchmarkWrite encodes and writes the positions of random-and-greedy
@@ -163,4 +165,21 @@ func benchRead(b *testing.B, cols []string) {
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "positions/s")
 	b.ReportMetric(float64(rows)/(cpuSeconds()-cpu0), "positions/cpu-s")
+}
+
+// BenchmarkPlanesIndices maps the planes of playout positions to their
+// dictionary indices, the writer's per-row check and conversion.
+func BenchmarkPlanesIndices(b *testing.B) {
+	var rows []Row
+	var row Row
+	for _, g := range playGames(5, 4, 160) {
+		gameRows(b, g, &row, func(r *Row) { rows = append(rows, *r) })
+	}
+	dst := make([]uint8, encoder.InputSize)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := planesIndices(dst, &rows[i%len(rows)].Planes); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -4,15 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -58,27 +56,45 @@ type WriterOptions struct {
 //
 // The file is what pqarrow writes for Schema() with the store-schema option
 // (the Arrow schema in the ARROW:schema footer key, so readers get planes
-// back as a fixed-size list), but the columns go straight to arrow-go's
-// Parquet column writers: the planes as indices into a fixed dictionary,
-// with their list levels precomputed, which is several times faster than
-// the generic Arrow path for 1152-value lists.
+// back as a fixed-size list), but it is assembled from arrow-go's Parquet
+// parts directly: its metadata builders and page writers, its column
+// writers for every column but planes, and for planes pages encoded here
+// (see planesChunk), which is several times faster than the generic paths
+// for 1152-value lists.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	path, tmp     string
-	f             *os.File
-	buf           *bufio.Writer
-	fw            *file.Writer
-	rgw           file.BufferedRowGroupWriter
-	rgRows        int // rows in the open row group
-	rowGroupRows  int
-	rows          int64
-	err           error // sticky: the first I/O failure
-	b             columnBuffers
-	planesDictArr arrow.Array // planesDict as an Arrow array, for the encoders
-	defLevels     []int16     // planes list levels for a full batch
-	repLevels     []int16
+	path, tmp    string
+	f            *os.File
+	buf          *bufio.Writer
+	sink         *tellWriter
+	props        *parquet.WriterProperties
+	meta         *metadata.FileMetaDataBuilder // nil once closed
+	rg           *metadata.RowGroupMetaDataBuilder
+	cols         []file.ColumnChunkWriter // the open row group's, nil at planesColumn
+	planes       planesChunk
+	rowGroups    int
+	rgRows       int // rows in the open row group
+	rowGroupRows int
+	rows         int64
+	err          error // sticky: the first I/O failure
+	b            columnBuffers
 }
+
+// tellWriter counts the bytes written through it: page writers record
+// offsets in the file by it.
+type tellWriter struct {
+	w *bufio.Writer
+	n int64
+}
+
+func (t *tellWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.n += int64(n)
+	return n, err
+}
+
+func (t *tellWriter) Tell() int64 { return t.n }
 
 // columnBuffers holds the batch of rows not yet handed to the encoders, one
 // Go slice per column.
@@ -136,14 +152,14 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	if opts.CompressionLevel == 0 {
 		opts.CompressionLevel = DefaultCompressionLevel
 	}
-	schema := Schema()
+	arrowSchema := Schema()
 	props := writerProperties(opts)
-	pqSchema, err := pqarrow.ToParquet(schema, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	pqSchema, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: %w", path, err)
 	}
 	var ser bytes.Buffer
-	iw := ipc.NewWriter(&ser, ipc.WithSchema(schema))
+	iw := ipc.NewWriter(&ser, ipc.WithSchema(arrowSchema))
 	if err := iw.Close(); err != nil {
 		return nil, fmt.Errorf("datasets: %s: serializing the Arrow schema: %w", path, err)
 	}
@@ -165,33 +181,34 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 		meta.Append(k, v)
 	}
 
-	w := &Writer{path: path, tmp: path + TempSuffix, rowGroupRows: opts.RowGroupRows}
+	if c := pqSchema.Column(planesColumn); c.MaxDefinitionLevel() != 1 || c.MaxRepetitionLevel() != 1 {
+		return nil, fmt.Errorf("datasets: %s: planes column has levels %d/%d, want 1/1", path, c.MaxDefinitionLevel(), c.MaxRepetitionLevel())
+	}
+
+	w := &Writer{path: path, tmp: path + TempSuffix, rowGroupRows: opts.RowGroupRows, props: props}
 	f, err := os.Create(w.tmp)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
 	w.f = f
 	w.buf = bufio.NewWriterSize(f, 1<<20)
-	w.fw = file.NewParquetWriter(w.buf, pqSchema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
-
-	bld := array.NewFloat32Builder(memory.DefaultAllocator)
-	bld.AppendValues(planesDict, nil)
-	w.planesDictArr = bld.NewArray()
-	bld.Release()
-	w.repLevels = make([]int16, batchRows*encoder.InputSize)
-	for i := range w.repLevels {
-		if i%encoder.InputSize != 0 {
-			w.repLevels[i] = 1
-		}
+	w.sink = &tellWriter{w: w.buf}
+	w.meta = metadata.NewFileMetadataBuilder(pqSchema, props, meta)
+	w.planes = planesChunk{
+		pageSize: int(props.DataPageSize()),
+		dictEnc:  props.DictionaryPageEncoding(),
+		idxEnc:   props.DictionaryIndexEncoding(),
 	}
-	maxDef := pqSchema.Column(planesColumn).MaxDefinitionLevel()
-	w.defLevels = make([]int16, batchRows*encoder.InputSize)
-	for i := range w.defLevels {
-		w.defLevels[i] = maxDef
+	if _, err := w.sink.Write(parquetMagic); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("datasets: writing %s: %w", w.tmp, err)
 	}
 	w.resetBatch()
 	return w, nil
 }
+
+// parquetMagic starts and ends every Parquet file.
+var parquetMagic = []byte("PAR1")
 
 // planesColumn is the Parquet leaf column of planes' values.
 var planesColumn = columnIndex(ColPlanes)
@@ -233,13 +250,13 @@ func reservedKey(k string) bool {
 // SetMetadata adds a key-value pair to the file's footer, such as a run's
 // summary. The keys Create writes cannot be set again.
 func (w *Writer) SetMetadata(key, value string) error {
-	if w.fw == nil {
+	if w.meta == nil {
 		return fmt.Errorf("datasets: %s: writer is closed", w.path)
 	}
 	if reservedKey(key) {
 		return fmt.Errorf("datasets: %s: metadata key %q is set by the writer", w.path, key)
 	}
-	return w.fw.AppendKeyValueMetadata(key, value)
+	return w.meta.AppendKeyValueMetadata(key, value)
 }
 
 // Path returns the final name of the file.
@@ -251,10 +268,10 @@ func (w *Writer) Rows() int64 { return w.rows }
 // Size returns the bytes written to the file so far (the row groups already
 // flushed), for rolling over into a new shard at a size.
 func (w *Writer) Size() int64 {
-	if w.fw == nil {
+	if w.meta == nil {
 		return 0
 	}
-	return w.fw.TotalBytesWritten()
+	return w.sink.Tell()
 }
 
 // Write adds a row. It rejects a row no valid dataset holds (an empty FEN
@@ -266,7 +283,7 @@ func (w *Writer) Write(r *Row) error {
 	if w.err != nil {
 		return w.err
 	}
-	if w.fw == nil {
+	if w.meta == nil {
 		return fmt.Errorf("datasets: %s: writer is closed", w.path)
 	}
 	b := &w.b
@@ -326,24 +343,13 @@ func (w *Writer) flushBatch() (err error) {
 	if b.n == 0 {
 		return nil
 	}
-	defer func() {
-		// arrow-go's writers report some failures by panicking.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-		if err != nil {
-			w.err = fmt.Errorf("datasets: writing %s: %w", w.tmp, err)
-			err = w.err
-		}
-	}()
-	if w.rgw == nil {
-		w.rgw = w.fw.AppendBufferedRowGroup()
-	}
-	for i := range columns {
-		cw, err := w.rgw.Column(i)
-		if err != nil {
+	defer w.catch(&err)
+	if w.rg == nil {
+		if err := w.startRowGroup(); err != nil {
 			return err
 		}
+	}
+	for i, cw := range w.cols {
 		switch i {
 		case 0:
 			_, err = cw.(*file.Int64ColumnChunkWriter).WriteBatch(b.gameID, nil, nil)
@@ -352,7 +358,7 @@ func (w *Writer) flushBatch() (err error) {
 		case 2:
 			_, err = cw.(*file.ByteArrayColumnChunkWriter).WriteBatch(b.fen.values(), nil, nil)
 		case 3:
-			err = w.writePlanes(cw.(*file.Float32ColumnChunkWriter))
+			err = w.planes.add(b.planes, b.n)
 		case 4:
 			_, err = cw.(*file.ByteArrayColumnChunkWriter).WriteBatch(b.move.values(), nil, nil)
 		case 5:
@@ -383,76 +389,109 @@ func (w *Writer) flushBatch() (err error) {
 	w.rgRows += b.n
 	w.resetBatch()
 	if w.rgRows >= w.rowGroupRows {
-		err = w.rgw.Close()
-		w.rgw, w.rgRows = nil, 0
+		return w.closeRowGroup()
 	}
+	return nil
+}
+
+// catch turns a panic of arrow-go's writers (they report some failures so)
+// into an error, and makes any error sticky.
+func (w *Writer) catch(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%v", r)
+	}
+	if *err != nil {
+		w.err = fmt.Errorf("datasets: writing %s: %w", w.tmp, *err)
+		*err = w.err
+	}
+}
+
+// startRowGroup opens a row group: a page writer per column, buffering the
+// column's pages in memory until the row group closes, and a column writer
+// on it (the planes column's pages are written by w.planes).
+func (w *Writer) startRowGroup() error {
+	w.rg = w.meta.AppendRowGroup()
+	if w.cols == nil {
+		w.cols = make([]file.ColumnChunkWriter, len(columns))
+	}
+	for i := range w.cols {
+		cm := w.rg.NextColumnChunk()
+		path := cm.Descr().Path()
+		pager, err := file.NewPageWriter(w.sink, w.props.CompressionFor(path), w.props.CompressionLevelFor(path),
+			cm, int16(w.rowGroups), int16(i), w.props.Allocator(), true, nil, nil)
+		if err != nil {
+			return err
+		}
+		if i == planesColumn {
+			w.cols[i] = nil
+			if err := w.planes.start(pager); err != nil {
+				return err
+			}
+			continue
+		}
+		w.cols[i] = file.NewColumnChunkWriter(cm, pager, w.props)
+	}
+	return nil
+}
+
+// closeRowGroup writes the open row group's column chunks, in column
+// order, and its metadata.
+func (w *Writer) closeRowGroup() error {
+	for i, cw := range w.cols {
+		var err error
+		if i == planesColumn {
+			err = w.planes.finish()
+		} else {
+			err = cw.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("column %s: %w", columns[i].Name, err)
+		}
+		w.cols[i] = nil
+	}
+	w.rg.SetNumRows(w.rgRows)
+	err := w.rg.Finish(0, int16(w.rowGroups))
+	w.rg, w.rgRows = nil, 0
+	w.rowGroups++
 	return err
 }
 
-// dictEncoder is the part of arrow-go's dictionary encoders the planes
-// column uses: seeding the dictionary before any index is written.
-type dictEncoder interface {
-	PutDictionary(values arrow.Array) error
-	PreservedDictionary() arrow.Array
-	NumEntries() int
-}
-
-// writePlanes writes the batch's planes as dictionary indices, seeding each
-// column chunk's dictionary with planesDict. Should the column not be
-// dictionary encoded, the values are written plainly.
-func (w *Writer) writePlanes(cw *file.Float32ColumnChunkWriter) error {
-	b := &w.b
-	nv := len(b.planes)
-	def, rep := w.defLevels[:nv], w.repLevels[:nv]
-	cur := cw.CurrentEncoder()
-	isDict := cur.Encoding() == parquet.Encodings.RLEDict || cur.Encoding() == parquet.Encodings.PlainDict
-	if enc, ok := any(cur).(dictEncoder); ok && isDict {
-		if enc.PreservedDictionary() == nil {
-			if err := enc.PutDictionary(w.planesDictArr); err != nil {
-				return err
-			}
-		}
-		if enc.NumEntries() == len(planesDict) {
-			idx := array.NewData(arrow.PrimitiveTypes.Uint8, nv,
-				[]*memory.Buffer{nil, memory.NewBufferBytes(b.planes)}, nil, 0, 0)
-			defer idx.Release()
-			arr := array.NewUint8Data(idx)
-			defer arr.Release()
-			return cw.WriteDictIndices(arr, def, rep)
+// finish closes the open row group and writes the footer.
+func (w *Writer) finish() (err error) {
+	if err = w.flushBatch(); err != nil {
+		return err
+	}
+	defer w.catch(&err)
+	if w.rg != nil {
+		if err := w.closeRowGroup(); err != nil {
+			return err
 		}
 	}
-	values := make([]float32, nv)
-	for i, x := range b.planes {
-		values[i] = planesDict[x]
+	md, err := w.meta.Finish()
+	if err != nil {
+		return err
 	}
-	cw.WriteBatchSpaced(values, def, rep, nil, 0)
-	return nil
+	n, err := md.WriteTo(w.sink, nil)
+	if err != nil {
+		return err
+	}
+	tail := binary.LittleEndian.AppendUint32(nil, uint32(n))
+	_, err = w.sink.Write(append(tail, parquetMagic...))
+	return err
 }
 
 // Close writes the rows still buffered and the footer, syncs the file and
 // renames it to its final name. After a failure the temporary file is
 // removed and the error returned.
 func (w *Writer) Close() error {
-	if w.fw == nil {
+	if w.meta == nil {
 		return fmt.Errorf("datasets: %s: writer is closed", w.path)
 	}
 	err := w.err
 	if err == nil {
-		err = w.flushBatch()
+		err = w.finish()
 	}
-	if err == nil && w.rgw != nil {
-		if err = w.rgw.Close(); err != nil {
-			err = fmt.Errorf("datasets: writing %s: %w", w.tmp, err)
-		}
-		w.rgw = nil
-	}
-	if err == nil {
-		if e := w.fw.FlushWithFooter(); e != nil {
-			err = fmt.Errorf("datasets: writing %s: %w", w.tmp, e)
-		}
-	}
-	w.fw.Close()
-	w.fw = nil
+	w.meta = nil
 	if err == nil {
 		err = w.buf.Flush()
 	}
@@ -463,7 +502,6 @@ func (w *Writer) Close() error {
 		err = e
 	}
 	w.f = nil
-	w.planesDictArr.Release()
 	if err == nil {
 		err = os.Rename(w.tmp, w.path)
 	}
@@ -479,8 +517,8 @@ func (w *Writer) Abort() error {
 	if w.f == nil {
 		return errors.New("datasets: writer already closed or aborted")
 	}
-	w.fw = nil
-	w.rgw = nil
+	w.meta = nil
+	w.rg, w.cols = nil, nil
 	w.f.Close()
 	w.f = nil
 	if err := os.Remove(w.tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
