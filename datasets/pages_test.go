@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -412,4 +413,37 @@ func kvPairs(kv metadata.KeyValueMetadata) []string {
 	}
 	slices.Sort(s)
 	return s
+}
+
+func TestPlanesIndicesMatchValueByValue(t *testing.T) {
+	dst := make([]uint8, encoder.InputSize)
+	for n, r := range oddPlanesRows(t, 200) {
+		if err := planesIndices(dst, &r.Planes); err != nil {
+			t.Fatalf("row %d: %v", n, err)
+		}
+		for i, v := range r.Planes {
+			if planesDict[dst[i]] != v {
+				t.Fatalf("row %d value %d: %v has index %d (%v)", n, i, v, dst[i], planesDict[dst[i]])
+			}
+		}
+	}
+	bad := float32(0.333)
+	for _, tc := range []struct {
+		name    string
+		squares []int // set to bad
+		want    string
+	}{
+		{"a whole rank", []int{1088, 1089, 1090, 1091, 1092, 1093, 1094, 1095}, "plane 17, square 0"},
+		{"one square", []int{70}, "plane 1, square 6"},
+		{"the last square", []int{1151}, "plane 17, square 63"},
+	} {
+		var pl encoder.Planes
+		for _, sq := range tc.squares {
+			pl[sq] = bad
+		}
+		err := planesIndices(dst, &pl)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error naming %s", tc.name, err, tc.want)
+		}
+	}
 }
