@@ -99,3 +99,33 @@ func TestCapturesAndQuietsPartitionLegalMoves(t *testing.T) {
 	}
 	t.Logf("%d positions", n)
 }
+
+// TestKeyAfterMatchesMakeMove checks KeyAfter against the hash after
+// MakeMove for every legal move of random playouts: equal whenever the
+// move is not castling, en passant or a promotion and changes no castling right.
+func TestKeyAfterMatchesMakeMove(t *testing.T) {
+	var list MoveList
+	n := 0
+	for _, pl := range randomPlayouts(t, 23, 4, 200) {
+		pl.replay(t, func(p *Position) {
+			p.GenerateLegal(&list)
+			for _, m := range list.Slice() {
+				k := p.KeyAfter(m)
+				castle := p.Castling()
+				p.MakeMove(m)
+				exact := !m.IsCastling() && !m.IsEnPassant() && !m.IsPromotion() && p.Castling() == castle && !p.EnPassantCapturable()
+				if exact {
+					n++
+					if k != p.Hash() {
+						p.UnmakeMove()
+						t.Fatalf("%s: KeyAfter(%s) = %x, hash after the move %x", p.FEN(), m, k, p.Hash())
+					}
+				}
+				p.UnmakeMove()
+			}
+		})
+	}
+	if n < 10000 {
+		t.Fatalf("only %d moves compared", n)
+	}
+}

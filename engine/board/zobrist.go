@@ -34,3 +34,20 @@ func init() {
 	}
 	zobristSide = rng.next()
 }
+
+// KeyAfter returns the hash the position will have after the legal move m,
+// without making it. It is exact for every move that leaves the castling
+// rights and en passant alone and close otherwise (those terms are left
+// out): a search uses it to start loading a hash-table entry early.
+func (p *Position) KeyAfter(m Move) uint64 {
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	k := p.st.hash ^ zobristSide ^ zobristPiece[pc][from] ^ zobristPiece[pc][to]
+	if c := p.board[to]; c != NoPiece && !m.IsCastling() {
+		k ^= zobristPiece[c][to]
+	}
+	if p.st.epHashed {
+		k ^= zobristEPFile[p.st.ep.File()]
+	}
+	return k
+}

@@ -335,6 +335,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			histScore = w.quietScore(us, moved, m, ch1, ch2)
 		}
 		fr.moved, fr.to = moved, m.To()
+		w.e.tt.Prefetch(p.KeyAfter(m))
 		p.MakeMove(m)
 		if givesCheck && ext == 0 {
 			ext = 1
@@ -542,6 +543,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 				continue
 			}
 		}
+		w.e.tt.Prefetch(p.KeyAfter(m))
 		p.MakeMove(m)
 		s := -w.quiescence(-beta, -alpha, ply+1)
 		p.UnmakeMove()

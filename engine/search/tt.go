@@ -91,6 +91,13 @@ func (t *TT) NewSearch() { t.age = (t.age + 1) & 63 }
 
 func (t *TT) bucket(key uint64) *ttBucket { return &t.buckets[key&t.mask] }
 
+// Prefetch touches key's bucket so that the memory load is under way while
+// the caller does other work (Go has no prefetch instruction; an unused
+// atomic load is kept by the compiler and does not wait for the data).
+func (t *TT) Prefetch(key uint64) {
+	t.buckets[key&t.mask][0].check.Load()
+}
+
 // Probe looks key up.
 func (t *TT) Probe(key uint64) (ttData, bool) {
 	b := t.bucket(key)
