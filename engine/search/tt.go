@@ -2,6 +2,7 @@ package search
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"chessforge/engine/board"
 )
@@ -91,11 +92,10 @@ func (t *TT) NewSearch() { t.age = (t.age + 1) & 63 }
 
 func (t *TT) bucket(key uint64) *ttBucket { return &t.buckets[key&t.mask] }
 
-// Prefetch touches key's bucket so that the memory load is under way while
-// the caller does other work (Go has no prefetch instruction; an unused
-// atomic load is kept by the compiler and does not wait for the data).
+// Prefetch starts loading key's bucket into the cache, so that the probe of
+// the position after a move finds it there.
 func (t *TT) Prefetch(key uint64) {
-	t.buckets[key&t.mask][0].check.Load()
+	prefetch(unsafe.Pointer(&t.buckets[key&t.mask]))
 }
 
 // Probe looks key up.
