@@ -65,20 +65,24 @@ func Evaluate(p *board.Position) int {
 	return v
 }
 
-// add records n occurrences of feature f for colour c.
-func (e *evaluator) add(c board.Color, f, n int) {
-	e.s[c] += packed[f] * score(n)
+// term returns n occurrences of feature f for colour c as a packed score,
+// and records them when tracing. Each scoring function sums its terms in a
+// local variable and its caller adds the sum once: a chain of additions in
+// a register costs a cycle each, one through memory several.
+func (e *evaluator) term(c board.Color, f, n int) score {
 	if e.tr != nil {
 		e.tr.lin[c][f] += int32(n)
 	}
+	return packed[f] * score(n)
 }
 
-// addKS records n occurrences of king-danger feature f against c's king.
-func (e *evaluator) addKS(c board.Color, f, n int) {
-	e.ks[c] += packed[f] * score(n)
+// ksTerm returns n occurrences of king-danger feature f against c's king,
+// and records them when tracing.
+func (e *evaluator) ksTerm(c board.Color, f, n int) score {
 	if e.tr != nil {
 		e.tr.ks[c][f] += int32(n)
 	}
+	return packed[f] * score(n)
 }
 
 // evaluate returns the evaluation from White's point of view. The pawn and
@@ -95,35 +99,29 @@ func (e *evaluator) evaluate(p *board.Position, cache *pawnCache) int {
 	e.setup()
 	if cache == nil {
 		for c := board.White; c <= board.Black; c++ {
-			e.pawnStructure(c)
-			e.kingShelter(c)
+			e.s[c] += e.pawnStructure(c) + e.kingShelter(c)
 		}
 	} else {
 		cache.probe(e)
 	}
 	for c := board.White; c <= board.Black; c++ {
-		e.pieces(c, board.Knight)
-		e.pieces(c, board.Bishop)
-		e.pieces(c, board.Rook)
-		e.pieces(c, board.Queen)
+		e.s[c] += e.pieces(c)
 	}
 	for c := board.White; c <= board.Black; c++ {
-		e.passedPawns(c)
-		e.threats(c)
+		e.s[c] += e.passedPawns(c) + e.threats(c) + e.mateDrive(c)
 		e.kingDanger(c)
-		e.mateDrive(c)
 	}
-	e.add(p.SideToMove(), fTempo, 1)
+	stm := p.SideToMove()
+	e.s[stm] += e.term(stm, fTempo, 1)
 
 	phase := e.count[0][board.Knight] + e.count[0][board.Bishop] + e.count[1][board.Knight] + e.count[1][board.Bishop] +
 		2*(e.count[0][board.Rook]+e.count[1][board.Rook]) + 4*(e.count[0][board.Queen]+e.count[1][board.Queen])
 	if phase > PhaseMax {
 		phase = PhaseMax
 	}
-	scale := [2]int{e.scaleFor(board.White), e.scaleFor(board.Black)}
 	if e.tr != nil {
 		e.tr.phase = phase
-		e.tr.scale = scale
+		e.tr.scale = [2]int{e.scaleFor(board.White), e.scaleFor(board.Black)}
 	}
 
 	// One division at the end keeps the integer result the exact truncation
@@ -132,10 +130,11 @@ func (e *evaluator) evaluate(p *board.Position, cache *pawnCache) int {
 	mg := int64(d.mg())*KingDangerMG - squarePos(e.ks[0].mg()) + squarePos(e.ks[1].mg())
 	eg := int64(d.eg())*KingDangerEG - pos(e.ks[0].eg()) + pos(e.ks[1].eg())
 	tapered := mg*int64(phase)*KingDangerEG + eg*KingDangerMG*int64(PhaseMax-phase)
-	sc := scale[board.Black]
+	favoured := board.Black // the scale of the side the score favours
 	if tapered > 0 {
-		sc = scale[board.White]
+		favoured = board.White
 	}
+	sc := e.scaleFor(favoured)
 	v := tapered * int64(sc) / (KingDangerMG * KingDangerEG * PhaseMax * ScaleNormal)
 	if v > MaxEval {
 		v = MaxEval
@@ -192,115 +191,142 @@ func (e *evaluator) setup() {
 	}
 }
 
-// pawnStructure scores c's pawns: material, squares, and structure.
-func (e *evaluator) pawnStructure(c board.Color) {
+// pawnStructure scores c's pawns: material, squares, and structure. It
+// also sets e.passed[c].
+func (e *evaluator) pawnStructure(c board.Color) score {
 	us, them := e.pawns[c], e.pawns[c.Other()]
 	if us == 0 {
-		return
+		return 0
 	}
-	e.add(c, fMaterial+int(board.Pawn), e.count[c][board.Pawn])
+	sum := e.term(c, fMaterial+int(board.Pawn), e.count[c][board.Pawn])
+	var passed board.Bitboard
 	for bb := us; bb != 0; {
 		s := bb.PopLSB()
 		r := relRank(c, s)
-		e.add(c, psqtIndex(board.Pawn, relSquare(c, s)), 1)
+		sum += e.term(c, psqtIndex(board.Pawn, relSquare(c, s)), 1)
 		sb := board.SquareBB(s)
 		if adjacentFiles[s.File()]&us == 0 {
-			e.add(c, fPawnIsolated, 1)
+			sum += e.term(c, fPawnIsolated, 1)
 		} else if supportSpan[c][s]&us == 0 && forward(c, sb)&e.pawnAtt[c.Other()] != 0 {
-			e.add(c, fPawnBackward, 1)
+			sum += e.term(c, fPawnBackward, 1)
 		}
 		if forwardFile[c][s]&us != 0 {
-			e.add(c, fPawnDoubled, 1)
+			sum += e.term(c, fPawnDoubled, 1)
 		}
 		if board.PawnAttacks(c.Other(), s)&us != 0 || (sb.East()|sb.West())&us != 0 {
-			e.add(c, fPawnConnected+r, 1)
+			sum += e.term(c, fPawnConnected+r, 1)
 		}
 		if passedMask[c][s]&them == 0 && forwardFile[c][s]&us == 0 {
-			e.passed[c] |= sb
-			e.add(c, fPassedRank+r, 1)
+			passed |= sb
+			sum += e.term(c, fPassedRank+r, 1)
 		}
 	}
+	e.passed[c] = passed
+	return sum
 }
 
 // mobOffset is where each piece type's mobility table starts.
 var mobOffset = [6]int{board.Knight: fMobKnight, board.Bishop: fMobBishop, board.Rook: fMobRook, board.Queen: fMobQueen}
 
-// pieces scores c's pieces of type t (knight..queen): material, squares,
-// mobility, and the type's own terms; it also gathers their attacks.
-func (e *evaluator) pieces(c board.Color, t board.PieceType) {
-	bb := e.p.Pieces(c, t)
-	if bb == 0 {
-		return
-	}
+// pieces scores c's knights, bishops, rooks and queens: material, squares,
+// mobility, and each type's own terms; it also gathers their attacks and
+// their attacks on the enemy king zone. One loop per type finds each
+// piece's attacks and scores its own terms; one loop over all of them then
+// does the work they share, so no inner loop branches on the type.
+func (e *evaluator) pieces(c board.Color) score {
+	p := e.p
 	them := c.Other()
-	e.add(c, fMaterial+int(t), e.count[c][t])
-	if t == board.Bishop && e.count[c][t] >= 2 {
-		e.add(c, fBishopPair, 1)
+	n := &e.count[c]
+	sum := e.term(c, fMaterial+int(board.Knight), n[board.Knight]) +
+		e.term(c, fMaterial+int(board.Bishop), n[board.Bishop]) +
+		e.term(c, fMaterial+int(board.Rook), n[board.Rook]) +
+		e.term(c, fMaterial+int(board.Queen), n[board.Queen])
+	if n[board.Bishop] >= 2 {
+		sum += e.term(c, fBishopPair, 1)
 	}
-	for bb != 0 {
+	var (
+		attacks [16]board.Bitboard // each piece's attacks (at most 15 pieces)
+		types   [16]board.PieceType
+		k       int
+	)
+	for bb := p.Pieces(c, board.Knight); bb != 0; k++ {
 		s := bb.PopLSB()
-		e.add(c, psqtIndex(t, relSquare(c, s)), 1)
-		var a board.Bitboard
-		switch t {
-		case board.Knight:
-			a = board.KnightAttacks(s)
-		case board.Bishop:
-			a = board.BishopAttacks(s, e.occ)
-		case board.Rook:
-			a = board.RookAttacks(s, e.occ)
-		default:
-			a = board.QueenAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Knight, relSquare(c, s)), 1)
+		attacks[k&15], types[k&15] = board.KnightAttacks(s), board.Knight
+		if e.outpost(c, s) {
+			sum += e.term(c, fKnightOutpost, 1)
 		}
-		e.att2[c] |= e.att[c] & a
-		e.att[c] |= a
-		e.attBy[c][t] |= a
-		e.add(c, mobOffset[t]+(a&e.mobArea[c]).Count(), 1)
-		if z := a & e.zone[them]; z != 0 {
-			e.zoneAttackers[c][t-1]++
-			e.zoneAttacks[c] += z.Count()
+	}
+	for bb := p.Pieces(c, board.Bishop); bb != 0; k++ {
+		s := bb.PopLSB()
+		sum += e.term(c, psqtIndex(board.Bishop, relSquare(c, s)), 1)
+		attacks[k&15], types[k&15] = board.BishopAttacks(s, e.occ), board.Bishop
+		if e.outpost(c, s) {
+			sum += e.term(c, fBishopOutpost, 1)
 		}
-
-		switch t {
-		case board.Knight, board.Bishop:
-			if r := relRank(c, s); r >= 3 && r <= 5 && e.pawnAtt[c].Has(s) && attackSpan[c][s]&e.pawns[them] == 0 {
-				if t == board.Knight {
-					e.add(c, fKnightOutpost, 1)
-				} else {
-					e.add(c, fBishopOutpost, 1)
-				}
-			}
-			if t == board.Bishop {
-				colour := board.LightSquares
-				if board.DarkSquares.Has(s) {
-					colour = board.DarkSquares
-				}
-				if n := (e.pawns[c] & colour).Count(); n > 0 {
-					e.add(c, fBishopPawns, n)
-				}
-			}
-		case board.Rook:
-			file := board.FileMask(s.File())
-			if (e.pawns[c]|e.pawns[them])&file == 0 {
-				e.add(c, fRookOpen, 1)
-			} else if e.pawns[c]&file == 0 {
-				e.add(c, fRookSemiOpen, 1)
-			}
-			if relRank(c, s) == 6 {
-				seventh := board.RankMask(s.Rank())
-				if relRank(c, e.kingSq[them]) == 7 || e.pawns[them]&seventh != 0 {
-					e.add(c, fRookSeventh, 1)
-				}
+		colour := board.LightSquares
+		if board.DarkSquares.Has(s) {
+			colour = board.DarkSquares
+		}
+		if n := (e.pawns[c] & colour).Count(); n > 0 {
+			sum += e.term(c, fBishopPawns, n)
+		}
+	}
+	for bb := p.Pieces(c, board.Rook); bb != 0; k++ {
+		s := bb.PopLSB()
+		sum += e.term(c, psqtIndex(board.Rook, relSquare(c, s)), 1)
+		attacks[k&15], types[k&15] = board.RookAttacks(s, e.occ), board.Rook
+		file := board.FileMask(s.File())
+		if (e.pawns[c]|e.pawns[them])&file == 0 {
+			sum += e.term(c, fRookOpen, 1)
+		} else if e.pawns[c]&file == 0 {
+			sum += e.term(c, fRookSemiOpen, 1)
+		}
+		if relRank(c, s) == 6 {
+			seventh := board.RankMask(s.Rank())
+			if relRank(c, e.kingSq[them]) == 7 || e.pawns[them]&seventh != 0 {
+				sum += e.term(c, fRookSeventh, 1)
 			}
 		}
 	}
+	for bb := p.Pieces(c, board.Queen); bb != 0; k++ {
+		s := bb.PopLSB()
+		sum += e.term(c, psqtIndex(board.Queen, relSquare(c, s)), 1)
+		attacks[k&15], types[k&15] = board.QueenAttacks(s, e.occ), board.Queen
+	}
+
+	att, att2 := e.att[c], e.att2[c]
+	mobArea, zone := e.mobArea[c], e.zone[them]
+	zoneAttacks := 0
+	for i := 0; i < k && i < 16; i++ {
+		a, t := attacks[i], types[i]
+		att2 |= att & a
+		att |= a
+		e.attBy[c][t] |= a
+		sum += e.term(c, mobOffset[t]+(a&mobArea).Count(), 1)
+		if z := a & zone; z != 0 {
+			e.zoneAttackers[c][t-1]++
+			zoneAttacks += z.Count()
+		}
+	}
+	e.att[c], e.att2[c] = att, att2
+	e.zoneAttacks[c] = zoneAttacks
+	return sum
+}
+
+// outpost reports whether c's minor piece on s stands on an outpost: on
+// relative ranks 4 to 6, defended by a pawn, out of reach of enemy pawns.
+func (e *evaluator) outpost(c board.Color, s board.Square) bool {
+	r := relRank(c, s)
+	return r >= 3 && r <= 5 && e.pawnAtt[c].Has(s) && attackSpan[c][s]&e.pawns[c.Other()] == 0
 }
 
 // kingShelter scores c's king square and the pawns on the three files
 // around it (clamped to b..g): own shelter, enemy storm, open files.
-func (e *evaluator) kingShelter(c board.Color) {
+func (e *evaluator) kingShelter(c board.Color) score {
 	them := c.Other()
 	k := e.kingSq[c]
-	e.add(c, psqtIndex(board.King, relSquare(c, k)), 1)
+	sum := e.term(c, psqtIndex(board.King, relSquare(c, k)), 1)
 	kf := k.File()
 	if kf < 1 {
 		kf = 1
@@ -318,16 +344,17 @@ func (e *evaluator) kingShelter(c board.Color) {
 		if own := e.pawns[c] & file & front; own != 0 {
 			r = relRank(c, nearest(c, own))
 		}
-		e.add(c, fKingShelter+class*8+r, 1)
+		sum += e.term(c, fKingShelter+class*8+r, 1)
 		r = 0
 		if storm := e.pawns[them] & file & front; storm != 0 {
 			r = relRank(c, nearest(c, storm))
 		}
-		e.add(c, fKingStorm+class*8+r, 1)
+		sum += e.term(c, fKingStorm+class*8+r, 1)
 		if (e.pawns[c]|e.pawns[them])&file == 0 {
-			e.add(c, fKingOpenFile, 1)
+			sum += e.term(c, fKingOpenFile, 1)
 		}
 	}
+	return sum
 }
 
 // nearest returns the square of b nearest to c's first rank.
@@ -339,8 +366,9 @@ func nearest(c board.Color, b board.Bitboard) board.Square {
 }
 
 // passedPawns scores c's passed pawns by their path and the kings' distances.
-func (e *evaluator) passedPawns(c board.Color) {
+func (e *evaluator) passedPawns(c board.Color) score {
 	them := c.Other()
+	var sum score
 	loneKing := e.count[them][board.Knight]+e.count[them][board.Bishop]+e.count[them][board.Rook]+e.count[them][board.Queen] == 0
 	for bb := e.passed[c]; bb != 0; {
 		s := bb.PopLSB()
@@ -349,11 +377,11 @@ func (e *evaluator) passedPawns(c board.Color) {
 		if c == board.Black {
 			stop = s - 8
 		}
-		e.add(c, fPassedKingOwn+r, distance(e.kingSq[c], stop))
-		e.add(c, fPassedKingEnemy+r, distance(e.kingSq[them], stop))
+		sum += e.term(c, fPassedKingOwn+r, distance(e.kingSq[c], stop))
+		sum += e.term(c, fPassedKingEnemy+r, distance(e.kingSq[them], stop))
 		path := forwardFile[c][s]
 		if path&e.occ == 0 && path&e.att[them] == 0 {
-			e.add(c, fPassedFree+r, 1)
+			sum += e.term(c, fPassedFree+r, 1)
 		}
 		if loneKing && path&e.occ == 0 {
 			promo := board.MakeSquare(s.File(), 7)
@@ -369,20 +397,22 @@ func (e *evaluator) passedPawns(c board.Color) {
 				kingDist--
 			}
 			if kingDist > pawnDist {
-				e.add(c, fPassedUnstoppable, 1)
+				sum += e.term(c, fPassedUnstoppable, 1)
 			}
 		}
 	}
+	return sum
 }
 
 // threats scores c's attacks on the enemy's pieces.
-func (e *evaluator) threats(c board.Color) {
+func (e *evaluator) threats(c board.Color) score {
 	p := e.p
 	them := c.Other()
+	var sum score
 	enemies := p.Occupancy(them) &^ board.SquareBB(e.kingSq[them])
 	pieces := enemies &^ e.pawns[them]
 	if n := (e.pawnAtt[c] & pieces).Count(); n > 0 {
-		e.add(c, fThreatPawn, n)
+		sum += e.term(c, fThreatPawn, n)
 	}
 	push := forward(c, e.pawns[c]) &^ e.occ
 	third := board.Rank3
@@ -392,7 +422,7 @@ func (e *evaluator) threats(c board.Color) {
 	push |= forward(c, push&third) &^ e.occ
 	push &= ^e.pawnAtt[them] & (e.att[c] | ^e.att[them])
 	if n := (board.PawnAttacksBB(c, push) & pieces).Count(); n > 0 {
-		e.add(c, fThreatPawnPush, n)
+		sum += e.term(c, fThreatPawnPush, n)
 	}
 	loose := enemies &^ e.pawnAtt[them] // not defended by a pawn
 	minors := e.attBy[c][board.Knight] | e.attBy[c][board.Bishop]
@@ -410,19 +440,20 @@ func (e *evaluator) threats(c board.Color) {
 			rt = victims
 		}
 		if n := (minors & mt).Count(); n > 0 {
-			e.add(c, fThreatMinor+int(t), n)
+			sum += e.term(c, fThreatMinor+int(t), n)
 		}
 		if n := (rooks & rt).Count(); n > 0 {
-			e.add(c, fThreatRook+int(t), n)
+			sum += e.term(c, fThreatRook+int(t), n)
 		}
 	}
 	if n := (enemies & e.att[c] &^ e.att[them]).Count(); n > 0 {
-		e.add(c, fHanging, n)
+		sum += e.term(c, fHanging, n)
 	}
+	return sum
 }
 
-// kingDanger gathers the danger to c's king into the king-danger units, once
-// at least two enemy pieces (or one with a queen on the board) attack its zone.
+// kingDanger gathers the danger to c's king into e.ks[c], once at least two
+// enemy pieces (or one with a queen on the board) attack its zone.
 func (e *evaluator) kingDanger(c board.Color) {
 	p := e.p
 	them := c.Other()
@@ -443,40 +474,42 @@ func (e *evaluator) kingDanger(c board.Color) {
 		rookRays & e.attBy[them][board.Rook],
 		(bishopRays | rookRays) & e.attBy[them][board.Queen],
 	}
+	var sum score
 	for i := 0; i < 4; i++ {
 		if za[i] > 0 {
-			e.addKS(c, fKSAttackers+i, za[i])
+			sum += e.ksTerm(c, fKSAttackers+i, za[i])
 		}
 		if n := (checks[i] & safe).Count(); n > 0 {
-			e.addKS(c, fKSSafeChecks+i, n)
+			sum += e.ksTerm(c, fKSSafeChecks+i, n)
 		}
 	}
-	e.addKS(c, fKSZoneAttacks, e.zoneAttacks[them])
+	sum += e.ksTerm(c, fKSZoneAttacks, e.zoneAttacks[them])
 	if n := (weak & e.zone[c]).Count(); n > 0 {
-		e.addKS(c, fKSWeakSquares, n)
+		sum += e.ksTerm(c, fKSWeakSquares, n)
 	}
 	if queens == 0 {
-		e.addKS(c, fKSNoQueen, 1)
+		sum += e.ksTerm(c, fKSNoQueen, 1)
 	}
-	e.addKS(c, fKSBase, 1)
+	sum += e.ksTerm(c, fKSBase, 1)
+	e.ks[c] = sum
 }
 
 // mateDrive pushes a lone enemy king to the edge (to the right corner in
 // KBNK) and brings c's king closer, when c has no pawns and can force mate.
-func (e *evaluator) mateDrive(c board.Color) {
+func (e *evaluator) mateDrive(c board.Color) score {
 	them := c.Other()
 	if e.p.Occupancy(them) != board.SquareBB(e.kingSq[them]) || e.pawns[c] != 0 {
-		return
+		return 0
 	}
 	n := &e.count[c]
 	bishops := e.p.Pieces(c, board.Bishop)
 	bothColours := bishops&board.DarkSquares != 0 && bishops&board.LightSquares != 0
 	if n[board.Queen] == 0 && n[board.Rook] == 0 && !(n[board.Bishop] > 0 && n[board.Knight] > 0) && !bothColours {
-		return
+		return 0
 	}
 	wk := e.kingSq[them]
-	e.add(c, fMateEdge, centreDistance(wk))
-	e.add(c, fMateKings, 7-distance(e.kingSq[c], wk))
+	sum := e.term(c, fMateEdge, centreDistance(wk))
+	sum += e.term(c, fMateKings, 7-distance(e.kingSq[c], wk))
 	if n[board.Queen] == 0 && n[board.Rook] == 0 && n[board.Bishop] == 1 && n[board.Knight] == 1 {
 		a, b := board.A1, board.H8
 		if bishops&board.LightSquares != 0 {
@@ -486,8 +519,9 @@ func (e *evaluator) mateDrive(c board.Color) {
 		if d2 := distance(wk, b); d2 < d {
 			d = d2
 		}
-		e.add(c, fMateBNCorner, 7-d)
+		sum += e.term(c, fMateBNCorner, 7-d)
 	}
+	return sum
 }
 
 // scaleFor returns the scale (of ScaleNormal) that applies when the

@@ -86,8 +86,9 @@ func (pc *pawnCache) init(bits uint) {
 
 // probe adds the pawn-structure and king-shelter terms of the position set
 // up in e to its sums and sets e.passed, from the table when the entry
-// matches and computing (and storing) them when it does not. It must run
-// before any other term is added, as it reads the sums as they stand.
+// matches and computing (and storing) them when it does not. White's sum
+// takes the difference of the two sides' pawn terms: only the difference
+// of the sums counts.
 func (pc *pawnCache) probe(e *evaluator) {
 	// Two odd multipliers mix the pawn sets; the top bits of the sum pick
 	// the slot. A Go shift by 64 gives 0, so a one-entry table works too.
@@ -96,27 +97,18 @@ func (pc *pawnCache) probe(e *evaluator) {
 	pc.probes++
 	if en.pawns != e.pawns {
 		pc.misses++
-		before := e.s
-		e.pawnStructure(board.White)
-		e.pawnStructure(board.Black)
-		*en = pawnEntry{
-			pawns:  e.pawns,
-			passed: e.passed,
-			score:  (e.s[board.White] - before[board.White]) - (e.s[board.Black] - before[board.Black]),
-		}
+		white, black := e.pawnStructure(board.White), e.pawnStructure(board.Black)
+		*en = pawnEntry{pawns: e.pawns, passed: e.passed, score: white - black}
 	} else {
 		e.passed = en.passed
-		e.s[board.White] += en.score
 	}
+	e.s[board.White] += en.score
 	for c := board.White; c <= board.Black; c++ {
 		k := uint8(e.kingSq[c]) + 1
-		if en.kingSq[c] == k {
-			e.s[c] += en.shelter[c]
-			continue
+		if en.kingSq[c] != k {
+			en.shelter[c] = e.kingShelter(c)
+			en.kingSq[c] = k
 		}
-		before := e.s[c]
-		e.kingShelter(c)
-		en.shelter[c] = e.s[c] - before
-		en.kingSq[c] = k
+		e.s[c] += en.shelter[c]
 	}
 }

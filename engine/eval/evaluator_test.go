@@ -256,17 +256,17 @@ var (
 // alpha-beta search from 16 random-game positions evaluates, in the order
 // it evaluates them: the realistic input of an evaluation benchmark (a
 // repeated position would make every pawn-cache probe a hit).
-func searchSequence(b *testing.B) []board.Position {
+func searchSequence(tb testing.TB) []board.Position {
 	searchSeqOnce.Do(func() {
 		s := &searcher{eval: func(p *board.Position, _ board.Move) int {
 			q, err := board.ParseFEN(p.FEN())
 			if err != nil {
-				b.Fatal(err)
+				tb.Fatal(err)
 			}
 			searchSeq = append(searchSeq, *q)
 			return Evaluate(p)
 		}}
-		for _, root := range searchRoots(b, 16, 5) {
+		for _, root := range searchRoots(tb, 16, 5) {
 			s.search(root.Clone(), 4, 0, -32000, 32000)
 		}
 	})
@@ -306,4 +306,34 @@ func BenchmarkEvaluator(b *testing.B) {
 	probes, hits = probes+p, hits+h
 	b.ReportMetric(100*float64(hits)/float64(probes), "%hits")
 	b.ReportMetric(float64(len(seq)), "positions")
+}
+
+func TestEveryPieceGetsItsMobilityTerm(t *testing.T) {
+	// Fifteen pieces besides the king, the most a side can have: each
+	// knight, bishop, rook and queen counts once in its mobility table.
+	for _, fen := range []string{
+		"8/8/8/7k/8/8/NNNNNNNN/RNBQKBNR w - - 0 1",
+		"rnbqkbnr/nnnnnnnn/8/8/7K/8/8/8 b - - 0 1",
+		"rnbqkbnr/bbbbbbbb/8/8/7K/8/8/8 w - - 0 1",
+		"rnbqkbnr/qqqqqqqq/8/8/8/8/8/K7 w - - 0 1",
+		board.StartFEN,
+	} {
+		p := mustFEN(t, fen)
+		want := int32(0)
+		for pt := board.Knight; pt <= board.Queen; pt++ {
+			want += int32(p.Pieces(board.White, pt).Count() - p.Pieces(board.Black, pt).Count())
+		}
+		got := int32(0)
+		c := Trace(p)
+		for _, k := range c.Linear {
+			if k.Index >= fMobKnight && k.Index < fBishopPair {
+				got += k.N
+			}
+		}
+		if got != want {
+			t.Errorf("%s: mobility counts sum to %d, want %d (White's pieces minus Black's)", fen, got, want)
+		}
+		var tr Tracer
+		checkSame(t, NewEvaluator(), &tr, p)
+	}
 }
