@@ -24,6 +24,12 @@ func (p *Position) GivesCheck(m Move) bool {
 			return true
 		}
 	}
+	// Any other check is along a line: from a slider landing on a line
+	// through the king, or uncovered by leaving one.
+	slider := pt == Bishop || pt == Rook || pt == Queen
+	if lineBB[ksq][from] == 0 && (!slider || lineBB[ksq][to] == 0) {
+		return false
+	}
 	occ := p.Occupied()&^SquareBB(from) | SquareBB(to)
 	rq := (p.pieces[Rook] | p.pieces[Queen]) & p.colors[us] &^ SquareBB(from)
 	bq := (p.pieces[Bishop] | p.pieces[Queen]) & p.colors[us] &^ SquareBB(from)
