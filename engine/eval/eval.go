@@ -67,8 +67,9 @@ func Evaluate(p *board.Position) int {
 
 // term returns n occurrences of feature f for colour c as a packed score,
 // and records them when tracing. Each scoring function sums its terms in a
-// local variable and its caller adds the sum once: a chain of additions in
-// a register costs a cycle each, one through memory several.
+// local variable and its caller adds the sum once. A count of 0 adds and
+// records nothing, so counts are passed as they come rather than behind a
+// test for 0 that the processor could not predict.
 func (e *evaluator) term(c board.Color, f, n int) score {
 	if e.tr != nil {
 		e.tr.lin[c][f] += int32(n)
@@ -96,13 +97,20 @@ func (e *evaluator) evaluate(p *board.Position, cache *pawnCache) int {
 		}
 		return 0
 	}
+	var (
+		slot *pawnEntry
+		hit  bool
+	)
+	if cache != nil {
+		slot, hit = cache.lookup(p)
+	}
 	e.setup()
 	if cache == nil {
 		for c := board.White; c <= board.Black; c++ {
 			e.s[c] += e.pawnStructure(c) + e.kingShelter(c)
 		}
 	} else {
-		cache.probe(e)
+		cache.probe(e, slot, hit)
 	}
 	for c := board.White; c <= board.Black; c++ {
 		e.s[c] += e.pieces(c)
@@ -268,9 +276,7 @@ func (e *evaluator) pieces(c board.Color) score {
 		if board.DarkSquares.Has(s) {
 			colour = board.DarkSquares
 		}
-		if n := (e.pawns[c] & colour).Count(); n > 0 {
-			sum += e.term(c, fBishopPawns, n)
-		}
+		sum += e.term(c, fBishopPawns, (e.pawns[c] & colour).Count())
 	}
 	for bb := p.Pieces(c, board.Rook); bb != 0; k++ {
 		s := bb.PopLSB()
@@ -304,10 +310,9 @@ func (e *evaluator) pieces(c board.Color) score {
 		att |= a
 		e.attBy[c][t] |= a
 		sum += e.term(c, mobOffset[t]+(a&mobArea).Count(), 1)
-		if z := a & zone; z != 0 {
-			e.zoneAttackers[c][t-1]++
-			zoneAttacks += z.Count()
-		}
+		z := a & zone
+		e.zoneAttackers[c][t-1] += int(min(z, 1))
+		zoneAttacks += z.Count()
 	}
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
@@ -411,9 +416,7 @@ func (e *evaluator) threats(c board.Color) score {
 	var sum score
 	enemies := p.Occupancy(them) &^ board.SquareBB(e.kingSq[them])
 	pieces := enemies &^ e.pawns[them]
-	if n := (e.pawnAtt[c] & pieces).Count(); n > 0 {
-		sum += e.term(c, fThreatPawn, n)
-	}
+	sum += e.term(c, fThreatPawn, (e.pawnAtt[c] & pieces).Count())
 	push := forward(c, e.pawns[c]) &^ e.occ
 	third := board.Rank3
 	if c == board.Black {
@@ -421,17 +424,12 @@ func (e *evaluator) threats(c board.Color) score {
 	}
 	push |= forward(c, push&third) &^ e.occ
 	push &= ^e.pawnAtt[them] & (e.att[c] | ^e.att[them])
-	if n := (board.PawnAttacksBB(c, push) & pieces).Count(); n > 0 {
-		sum += e.term(c, fThreatPawnPush, n)
-	}
+	sum += e.term(c, fThreatPawnPush, (board.PawnAttacksBB(c, push) & pieces).Count())
 	loose := enemies &^ e.pawnAtt[them] // not defended by a pawn
 	minors := e.attBy[c][board.Knight] | e.attBy[c][board.Bishop]
 	rooks := e.attBy[c][board.Rook]
 	for t := board.Pawn; t <= board.Queen; t++ {
 		victims := p.Pieces(them, t)
-		if victims == 0 {
-			continue
-		}
 		mt, rt := victims&loose, victims&loose
 		if t >= board.Rook {
 			mt = victims
@@ -439,16 +437,10 @@ func (e *evaluator) threats(c board.Color) score {
 		if t == board.Queen {
 			rt = victims
 		}
-		if n := (minors & mt).Count(); n > 0 {
-			sum += e.term(c, fThreatMinor+int(t), n)
-		}
-		if n := (rooks & rt).Count(); n > 0 {
-			sum += e.term(c, fThreatRook+int(t), n)
-		}
+		sum += e.term(c, fThreatMinor+int(t), (minors & mt).Count())
+		sum += e.term(c, fThreatRook+int(t), (rooks & rt).Count())
 	}
-	if n := (enemies & e.att[c] &^ e.att[them]).Count(); n > 0 {
-		sum += e.term(c, fHanging, n)
-	}
+	sum += e.term(c, fHanging, (enemies & e.att[c] &^ e.att[them]).Count())
 	return sum
 }
 
@@ -476,17 +468,11 @@ func (e *evaluator) kingDanger(c board.Color) {
 	}
 	var sum score
 	for i := 0; i < 4; i++ {
-		if za[i] > 0 {
-			sum += e.ksTerm(c, fKSAttackers+i, za[i])
-		}
-		if n := (checks[i] & safe).Count(); n > 0 {
-			sum += e.ksTerm(c, fKSSafeChecks+i, n)
-		}
+		sum += e.ksTerm(c, fKSAttackers+i, za[i])
+		sum += e.ksTerm(c, fKSSafeChecks+i, (checks[i] & safe).Count())
 	}
 	sum += e.ksTerm(c, fKSZoneAttacks, e.zoneAttacks[them])
-	if n := (weak & e.zone[c]).Count(); n > 0 {
-		sum += e.ksTerm(c, fKSWeakSquares, n)
-	}
+	sum += e.ksTerm(c, fKSWeakSquares, (weak & e.zone[c]).Count())
 	if queens == 0 {
 		sum += e.ksTerm(c, fKSNoQueen, 1)
 	}

@@ -84,18 +84,26 @@ func (pc *pawnCache) init(bits uint) {
 	pc.shift = 64 - bits
 }
 
-// probe adds the pawn-structure and king-shelter terms of the position set
-// up in e to its sums and sets e.passed, from the table when the entry
-// matches and computing (and storing) them when it does not. White's sum
-// takes the difference of the two sides' pawn terms: only the difference
-// of the sums counts.
-func (pc *pawnCache) probe(e *evaluator) {
+// lookup returns the slot of p's pawn structure and whether it holds it.
+// The evaluation calls it before its setup and uses the answer after it,
+// so that a slot not in the processor's cache loads while the setup runs.
+func (pc *pawnCache) lookup(p *board.Position) (*pawnEntry, bool) {
+	key := [2]board.Bitboard{p.Pieces(board.White, board.Pawn), p.Pieces(board.Black, board.Pawn)}
 	// Two odd multipliers mix the pawn sets; the top bits of the sum pick
 	// the slot. A Go shift by 64 gives 0, so a one-entry table works too.
-	h := (uint64(e.pawns[board.White])*0x9e3779b97f4a7c15 + uint64(e.pawns[board.Black])*0xd6e8feb86659fd93) >> pc.shift
+	h := (uint64(key[board.White])*0x9e3779b97f4a7c15 + uint64(key[board.Black])*0xd6e8feb86659fd93) >> pc.shift
 	en := &pc.table[h]
+	return en, en.pawns == key
+}
+
+// probe adds the pawn-structure and king-shelter terms of the position set
+// up in e to its sums and sets e.passed: from slot en when it holds the
+// structure (hit), computing them and storing them there when it does not.
+// White's sum takes the difference of the two sides' pawn terms: only the
+// difference of the sums counts.
+func (pc *pawnCache) probe(e *evaluator, en *pawnEntry, hit bool) {
 	pc.probes++
-	if en.pawns != e.pawns {
+	if !hit {
 		pc.misses++
 		white, black := e.pawnStructure(board.White), e.pawnStructure(board.Black)
 		*en = pawnEntry{pawns: e.pawns, passed: e.passed, score: white - black}
