@@ -13,7 +13,7 @@ import (
 // does, one move apart, mostly sharing the pawn structure of their
 // neighbours, with pawn moves, captures and promotions among them.
 type searcher struct {
-	eval  func(p *board.Position, m board.Move) int // m is the move that led to p
+	eval  func(p *board.Position, m board.Move) int // m led to p (NullMove at the root)
 	lists [maxPly + 1]board.MoveList
 	last  [maxPly + 1]board.Move
 	evals int
@@ -180,13 +180,14 @@ func TestEvaluatorEqualsEvaluateInSearchOrder(t *testing.T) {
 	for _, bits := range []uint{pawnCacheBits, 1, 0} {
 		ev := newEvaluator(bits)
 		var tr *Tracer
-		n := 12 // enough to see collisions; the traced run below takes longer
+		n := 12 // roots searched: enough for collisions in the tiny tables
 		if bits == pawnCacheBits {
+			// The full table sees every root and traces every position.
 			tr, n = new(Tracer), len(roots)
 		}
 		var kinds moveKinds
 		s := &searcher{eval: func(p *board.Position, m board.Move) int {
-			if m != 0 {
+			if m != board.NullMove { // NullMove at the root
 				kinds.add(m, p)
 			}
 			return checkSame(t, ev, tr, p)
