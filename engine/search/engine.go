@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"chessforge/engine/board"
+	"chessforge/engine/eval"
 )
 
 // Limits bound a search; zero fields are unset. With no limit at all the
@@ -126,7 +127,7 @@ func (e *Engine) SetMoveOverhead(d time.Duration) { e.opts.MoveOverhead = max(d,
 func (e *Engine) setThreads(n int) {
 	e.workers = make([]*worker, n)
 	for i := range e.workers {
-		e.workers[i] = &worker{e: e, id: i}
+		e.workers[i] = &worker{e: e, id: i, ev: eval.NewEvaluator()}
 	}
 }
 
@@ -134,8 +135,9 @@ func (e *Engine) setThreads(n int) {
 // countermoves (a new game).
 func (e *Engine) Clear() {
 	e.tt.Clear()
-	for i := range e.workers {
-		e.workers[i] = &worker{e: e, id: i}
+	for i, w := range e.workers {
+		// The evaluator's cache holds exact results, so it is kept.
+		e.workers[i] = &worker{e: e, id: i, ev: w.ev}
 	}
 }
 
@@ -173,6 +175,7 @@ type worker struct {
 	e        *Engine
 	id       int
 	pos      *board.Position
+	ev       *eval.Evaluator
 	rootPly  int
 	limits   Limits
 	tm       timeManager

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"chessforge/engine/board"
-	"chessforge/engine/eval"
 )
 
 // Score bounds. A mate found at ply n scores MateScore-n for the winner.
@@ -154,7 +153,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			if inCheck {
 				return 0
 			}
-			return eval.Evaluate(p)
+			return w.ev.Evaluate(p)
 		}
 		// Mate distance pruning: no line from here beats a mate already found closer to the root.
 		alpha = max(alpha, -MateScore+ply)
@@ -192,7 +191,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if ttHit && tte.eval != -Infinity && tte.eval > -MateInMaxPly && tte.eval < MateInMaxPly {
 			staticEval = tte.eval
 		} else {
-			staticEval = eval.Evaluate(p)
+			staticEval = w.ev.Evaluate(p)
 		}
 		fr.eval = staticEval
 		if ply >= 2 && w.stack[ply-2].eval != -Infinity {
@@ -490,7 +489,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 		if inCheck {
 			return 0
 		}
-		return eval.Evaluate(p)
+		return w.ev.Evaluate(p)
 	}
 	pvNode := beta-alpha > 1
 
@@ -513,7 +512,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 		if ttHit && tte.eval != -Infinity && tte.eval > -MateInMaxPly && tte.eval < MateInMaxPly {
 			standPat = tte.eval
 		} else {
-			standPat = eval.Evaluate(p)
+			standPat = w.ev.Evaluate(p)
 		}
 		if standPat >= beta {
 			return standPat
