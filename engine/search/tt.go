@@ -73,7 +73,9 @@ func NewTT(sizeMB int) *TT {
 	for p*2 <= n {
 		p *= 2
 	}
-	return &TT{buckets: make([]ttBucket, p), mask: p - 1}
+	t := &TT{buckets: make([]ttBucket, p), mask: p - 1}
+	adviseHugePages(t.buckets)
+	return t
 }
 
 // Clear empties the table.

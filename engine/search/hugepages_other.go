@@ -1,0 +1,6 @@
+//go:build !linux
+
+package search
+
+// adviseHugePages does nothing outside Linux.
+func adviseHugePages([]ttBucket) {}
