@@ -199,6 +199,10 @@ type worker struct {
 	// contHist[piece][to] scores a quiet move by the move made one or two
 	// plies before it (continuation history).
 	contHist [13][64]contTable
+	// pickers[ply] holds the move pickers of the nodes at ply: [1] for a
+	// singular-extension search, which runs at the same ply while [0] is
+	// in use. Kept here, they are not zeroed at every node.
+	pickers [MaxPly + 1][2]movePicker
 }
 
 // contTable scores quiet moves (moved piece, target square) that follow one

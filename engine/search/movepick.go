@@ -105,7 +105,7 @@ func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *
 	mp.w, mp.p = w, p
 	mp.ttMove, mp.ch1, mp.ch2 = ttMove, ch1, ch2
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
-	mp.lastBad = false
+	mp.lastBad, mp.skipQuiets = false, false
 	fr := &w.stack[ply]
 	mp.killer1, mp.killer2 = fr.killers[0], fr.killers[1]
 	mp.counter = board.NullMove
@@ -146,7 +146,7 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 	mp.w, mp.p = w, p
 	mp.ttMove = ttMove
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
-	mp.lastBad = false
+	mp.lastBad, mp.skipQuiets = false, false
 	if !p.InCheck() {
 		mp.stage = stageQTT
 		return
@@ -172,7 +172,7 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 func (mp *movePicker) initList(p *board.Position) {
 	mp.p = p
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
-	mp.lastBad = false
+	mp.lastBad, mp.skipQuiets = false, false
 	mp.stage = stageList
 }
 

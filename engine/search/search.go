@@ -256,9 +256,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	ch1, ch2 := w.contTables(ply)
-	var mp movePicker
+	mp := &w.pickers[ply][b2i(excluded != board.NullMove)]
 	if root {
-		w.rootPicker(&mp)
+		w.rootPicker(mp)
 	} else {
 		mp.initMain(w, ply, ttMove, ch1, ch2)
 	}
@@ -522,7 +522,7 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 	}
 	origAlpha := alpha
 
-	var mp movePicker
+	mp := &w.pickers[ply][0]
 	mp.initQuiescence(w, ttMove)
 	bestMove := board.NullMove
 	for {
