@@ -279,6 +279,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if m == excluded {
 			continue
 		}
+		w.e.tt.Prefetch(p.KeyAfter(m)) // early, while the move is looked at
 		isCapture := p.IsCapture(m)
 		quiet := !isCapture && !m.IsPromotion()
 		givesCheck := p.GivesCheck(m)
@@ -334,7 +335,6 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			histScore = w.quietScore(us, moved, m, ch1, ch2)
 		}
 		fr.moved, fr.to = moved, m.To()
-		w.e.tt.Prefetch(p.KeyAfter(m))
 		p.MakeMove(m)
 		if givesCheck && ext == 0 {
 			ext = 1
