@@ -269,9 +269,12 @@ type Reader struct {
 	opts  ReaderOptions
 	next  int // index in files of the next file to open
 
-	pf   *file.Reader
-	rr   pqarrow.RecordReader
-	path string
+	pf       *file.Reader
+	rr       pqarrow.RecordReader // the columns pqarrow reads; nil if planes is the only column
+	planes   *planesReader        // the planes column, when it is decoded here
+	rowsLeft int64                // rows of the open file not yet read
+	path     string
+	generic  bool // read planes through pqarrow always (tests compare the two paths)
 
 	row Batch // the batch Read serves rows from
 	pos int
@@ -342,20 +345,32 @@ func (r *Reader) openNext() error {
 		want = ColumnNames()
 	}
 	var leaves []int
+	var planes *planesReader
 	for _, name := range want {
 		i := info.Schema.FieldIndices(name)
 		if len(i) == 0 {
 			continue // an optional column this file lacks
 		}
-		leaves = appendLeaves(leaves, fr.Manifest.Fields[i[0]])
+		f := fr.Manifest.Fields[i[0]]
+		if name == ColPlanes && !r.generic {
+			if l := appendLeaves(nil, f); len(l) == 1 && planesFastPath(pf, l[0]) {
+				planes = newPlanesReader(pf, path, l[0])
+				continue
+			}
+		}
+		leaves = appendLeaves(leaves, f)
+	}
+	r.pf, r.planes, r.path, r.rowsLeft = pf, planes, path, info.Rows
+	if len(leaves) == 0 && planes != nil {
+		return nil
 	}
 	sort.Ints(leaves)
 	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 	if err != nil {
-		pf.Close()
+		r.closeFile()
 		return fmt.Errorf("datasets: %s: %w", path, err)
 	}
-	r.pf, r.rr, r.path = pf, rr, path
+	r.rr = rr
 	return nil
 }
 
@@ -370,6 +385,10 @@ func appendLeaves(dst []int, f pqarrow.SchemaField) []int {
 }
 
 func (r *Reader) closeFile() {
+	if r.planes != nil {
+		r.planes.close()
+		r.planes = nil
+	}
 	if r.rr != nil {
 		r.rr.Release()
 		r.rr = nil
@@ -386,21 +405,42 @@ func (r *Reader) closeFile() {
 // null in any column.
 func (r *Reader) ReadBatch(b *Batch) error {
 	for {
-		if r.rr == nil {
+		if r.pf == nil {
 			if err := r.openNext(); err != nil {
 				return err
 			}
+		}
+		if r.rr == nil { // planes only, decoded here
+			n := int(min(r.rowsLeft, int64(r.opts.BatchRows)))
+			if n == 0 {
+				r.closeFile()
+				continue
+			}
+			b.reset(r.path, n)
+			var err error
+			b.Planes, err = r.planes.read(b.Planes, n)
+			r.rowsLeft -= int64(n)
+			return err
 		}
 		rec, err := r.nextRecord()
 		if err != nil {
 			return err
 		}
 		if rec == nil { // this file is done
+			if r.planes != nil {
+				if err := r.planes.finish(); err != nil {
+					return err
+				}
+			}
 			r.closeFile()
 			continue
 		}
 		err = fillBatch(b, rec, r.path)
 		rec.Release()
+		if err == nil && r.planes != nil {
+			b.Planes, err = r.planes.read(b.Planes, b.Len)
+		}
+		r.rowsLeft -= int64(b.Len)
 		return err
 	}
 }
@@ -443,9 +483,8 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// fillBatch copies a record's columns into b, checking for nulls.
-func fillBatch(b *Batch, rec arrow.RecordBatch, path string) error {
-	n := int(rec.NumRows())
+// reset empties b for n rows of the file path, keeping its slices.
+func (b *Batch) reset(path string, n int) {
 	*b = Batch{
 		File: path, Len: n,
 		GameID: b.GameID[:0], Ply: b.Ply[:0], FEN: b.FEN[:0], Planes: b.Planes[:0],
@@ -454,6 +493,12 @@ func fillBatch(b *Batch, rec arrow.RecordBatch, path string) error {
 		BestIsPromotion: b.BestIsPromotion[:0], Depth: b.Depth[:0], Nodes: b.Nodes[:0],
 		Termination: b.Termination[:0],
 	}
+}
+
+// fillBatch copies a record's columns into b, checking for nulls.
+func fillBatch(b *Batch, rec arrow.RecordBatch, path string) error {
+	n := int(rec.NumRows())
+	b.reset(path, n)
 	for i, f := range rec.Schema().Fields() {
 		col := rec.Column(i)
 		if col.NullN() > 0 {

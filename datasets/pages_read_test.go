@@ -1,0 +1,439 @@
+package datasets
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"chessforge/encoder"
+)
+
+// writeOther writes rows through pqarrow with the given Arrow schema (the
+// dataset's columns, in any order and nullability) and Parquet properties,
+// groupRows rows per record and so per row group, as another tool might.
+// Row nullRow's planes hold a null value (-1: none).
+func writeOther(t *testing.T, path string, rows []Row, schema *arrow.Schema, props *parquet.WriterProperties, groupRows, nullRow int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fw, err := pqarrow.NewFileWriter(schema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range goodMeta() {
+		fw.AppendKeyValueMetadata(k, v)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := range rows {
+		if i > 0 && i%groupRows == 0 {
+			writeRecord(t, fw, b)
+		}
+		r := &rows[i]
+		for j, fd := range schema.Fields() {
+			switch fb := b.Field(j); fd.Name {
+			case ColGameID:
+				fb.(*array.Int64Builder).Append(r.GameID)
+			case ColPly:
+				fb.(*array.Int32Builder).Append(r.Ply)
+			case ColFEN:
+				fb.(*array.StringBuilder).Append(r.FEN)
+			case ColPlanes:
+				pl := fb.(*array.FixedSizeListBuilder)
+				pl.Append(true)
+				var valid []bool
+				if i == nullRow {
+					valid = make([]bool, encoder.InputSize)
+					for k := range valid {
+						valid[k] = k != 5
+					}
+				}
+				pl.ValueBuilder().(*array.Float32Builder).AppendValues(r.Planes[:], valid)
+			case ColMove:
+				fb.(*array.StringBuilder).Append(r.Move)
+			case ColBestMove:
+				fb.(*array.StringBuilder).Append(r.BestMove)
+			case ColPolicy:
+				fb.(*array.Int32Builder).Append(r.Policy)
+			case ColScoreCP:
+				fb.(*array.Int32Builder).Append(r.ScoreCP)
+			case ColResult:
+				fb.(*array.Float32Builder).Append(r.Result)
+			default:
+				t.Fatalf("no filler for column %s", fd.Name)
+			}
+		}
+	}
+	writeRecord(t, fw, b)
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readRows reads every row of path, through the planes fast path unless
+// generic, and reports whether the fast path read any file.
+func readRows(t *testing.T, path string, generic bool, opts *ReaderOptions) (rows []Row, fast bool) {
+	t.Helper()
+	rd, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rd.generic = generic
+	var b Batch
+	for {
+		err := rd.ReadBatch(&b)
+		if errors.Is(err, io.EOF) {
+			return rows, fast
+		}
+		if err != nil {
+			t.Fatalf("generic %v: %v", generic, err)
+		}
+		fast = fast || rd.planes != nil
+		for i := range b.Len {
+			var r Row
+			b.Row(i, &r)
+			rows = append(rows, r)
+		}
+	}
+}
+
+// requiredSchema is the required columns in another order, planes last, as
+// another tool might write them; nullable makes the planes list and its
+// elements nullable.
+func requiredSchema(nullable bool) *arrow.Schema {
+	var fs []arrow.Field
+	for _, f := range columns[:numRequired] {
+		if f.Name == ColPlanes {
+			continue
+		}
+		fs = append(fs, f)
+	}
+	pl := arrow.Field{Name: ColPlanes, Type: PlanesType}
+	if nullable {
+		pl = arrow.Field{Name: ColPlanes, Type: arrow.FixedSizeListOf(encoder.InputSize, arrow.PrimitiveTypes.Float32), Nullable: true}
+	}
+	return arrow.NewSchema(append([]arrow.Field{fs[1], fs[0]}, append(fs[2:], pl)...), nil)
+}
+
+// requiredOnly keeps the columns of r that writeOther writes.
+func requiredOnly(r Row) Row {
+	return Row{GameID: r.GameID, Ply: r.Ply, FEN: r.FEN, Planes: r.Planes, Move: r.Move, BestMove: r.BestMove,
+		Policy: r.Policy, ScoreCP: r.ScoreCP, Result: r.Result}
+}
+
+// TestPlanesFastPathReadsWhatPqarrowReads reads files of our writer and of
+// pqarrow with many encodings both through the planes fast path and
+// through pqarrow alone, and checks both give back the rows written, planes
+// bit for bit; the shapes the fast path does not take go through pqarrow.
+func TestPlanesFastPathReadsWhatPqarrowReads(t *testing.T) {
+	dir := t.TempDir()
+	rows := oddPlanesRows(t, 320)
+	zstd := parquet.WithCompression(compress.Codecs.Zstd)
+	small := parquet.WithDataPageSize(16 << 10) // several pages per column chunk
+	// arrow-go v18.5.0 loops forever writing v2 pages of lists longer than
+	// its write batch (1,024 levels by default): it looks back from the
+	// batch's end for a row start and finds none.
+	v2batch := parquet.WithBatchSize(4 * encoder.InputSize)
+	cases := []struct {
+		name   string
+		write  func(t *testing.T, path string) []Row
+		fast   bool
+		groups int    // at least this many row groups
+		pages  int    // and planes pages in the first one
+		kinds  string // among them pages of these kinds
+	}{
+		{"writer", func(t *testing.T, path string) []Row {
+			opts := testOptions()
+			opts.RowGroupRows = 103
+			w, err := Create(path, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.planes.pageSize = 2000
+			for i := range rows {
+				if err := w.Write(&rows[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return rows
+		}, true, 3, 4, "dictionary PLAIN, v1 RLE_DICTIONARY"},
+		{"pqarrow dictionary v1", pqarrowCase(rows, false, zstd, small), true, 3, 3, "dictionary PLAIN, v1 RLE_DICTIONARY"},
+		{"pqarrow dictionary v1 format 1.0", pqarrowCase(rows, false, small, parquet.WithVersion(parquet.V1_0)), true, 3, 3, "dictionary PLAIN_DICTIONARY, v1 PLAIN_DICTIONARY"},
+		{"pqarrow dictionary v2", pqarrowCase(rows, false, zstd, small, parquet.WithDataPageVersion(parquet.DataPageV2), v2batch), true, 3, 3, "dictionary PLAIN, v2 RLE_DICTIONARY"},
+		{"pqarrow dictionary then plain", pqarrowCase(rows, false, zstd, small, parquet.WithDictionaryPageSizeLimit(200)), true, 3, 3, "dictionary PLAIN, v1 RLE_DICTIONARY, v1 PLAIN"},
+		{"pqarrow plain v1", pqarrowCase(rows, false, small, parquet.WithDictionaryDefault(false)), true, 3, 3, "v1 PLAIN"},
+		{"pqarrow plain v2", pqarrowCase(rows, false, zstd, small, parquet.WithDictionaryDefault(false), parquet.WithDataPageVersion(parquet.DataPageV2), v2batch), true, 3, 3, "v2 PLAIN"},
+		{"pqarrow byte stream split", pqarrowCase(rows, false, zstd, parquet.WithDictionaryDefault(false), parquet.WithEncodingFor(planesPath, parquet.Encodings.ByteStreamSplit)), false, 3, 1, "v1 BYTE_STREAM_SPLIT"},
+		{"pqarrow nullable", pqarrowCase(rows, true, zstd), false, 3, 1, "dictionary PLAIN, v1 RLE_DICTIONARY"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".parquet")
+			want := tc.write(t, path)
+			kinds := checkShape(t, path, tc.groups, tc.pages)
+			for _, k := range strings.Split(tc.kinds, ", ") {
+				if !kinds[k] {
+					t.Errorf("no %s page in row group 0: %v", k, kinds)
+				}
+			}
+			generic, _ := readRows(t, path, true, nil)
+			if len(generic) != len(want) {
+				t.Fatalf("pqarrow read %d rows, want %d", len(generic), len(want))
+			}
+			for _, opts := range []*ReaderOptions{nil, {BatchRows: 100}, {Columns: []string{ColPlanes}, BatchRows: 77}} {
+				got, fast := readRows(t, path, false, opts)
+				if fast != tc.fast {
+					t.Errorf("options %+v: fast path %v, want %v", opts, fast, tc.fast)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("options %+v: read %d rows, want %d", opts, len(got), len(want))
+				}
+				for i := range want {
+					if !samePlanes(&got[i].Planes, &generic[i].Planes) || !samePlanes(&got[i].Planes, &want[i].Planes) {
+						t.Fatalf("options %+v: row %d planes differ from pqarrow's or from those written", opts, i)
+					}
+					if opts == nil && !sameRow(&got[i], &generic[i]) {
+						t.Fatalf("row %d differs from pqarrow's:\n%+v\n%+v", i, got[i], generic[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func samePlanes(a, b *encoder.Planes) bool {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// pqarrowCase returns a writer of rows' required columns through pqarrow
+// with the given properties, in row groups of 100 rows.
+func pqarrowCase(rows []Row, nullable bool, props ...parquet.WriterProperty) func(*testing.T, string) []Row {
+	return func(t *testing.T, path string) []Row {
+		want := make([]Row, len(rows))
+		for i := range rows {
+			want[i] = requiredOnly(rows[i])
+		}
+		writeOther(t, path, want, requiredSchema(nullable), parquet.NewWriterProperties(props...), 100, -1)
+		return want
+	}
+}
+
+// checkShape checks that the file at path has at least groups row groups
+// and pages planes pages (dictionary pages included) in the first, and
+// returns the kinds of those pages: "dictionary PLAIN", "v2 RLE_DICTIONARY"...
+func checkShape(t *testing.T, path string, groups, pages int) map[string]bool {
+	t.Helper()
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	if pf.NumRowGroups() < groups {
+		t.Fatalf("%d row groups, want at least %d", pf.NumRowGroups(), groups)
+	}
+	col := pf.MetaData().Schema.ColumnIndexByName(planesPath)
+	pr, err := pf.RowGroup(0).GetColumnPageReader(col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	kinds := map[string]bool{}
+	for pr.Next() {
+		n++
+		kind := map[file.PageType]string{file.PageTypeDictionaryPage: "dictionary", file.PageTypeDataPage: "v1", file.PageTypeDataPageV2: "v2"}[pr.Page().Type()]
+		kinds[kind+" "+parquet.Encoding(pr.Page().Encoding()).String()] = true
+	}
+	if n < pages {
+		t.Fatalf("%d planes pages in row group 0, want at least %d", n, pages)
+	}
+	return kinds
+}
+
+// TestPlanesNullsAreReportedAsBefore reads a file whose planes column has a
+// null value: it goes through pqarrow, and the null is reported as ever.
+func TestPlanesNullsAreReportedAsBefore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "null.parquet")
+	rows := oddPlanesRows(t, 50)
+	for i := range rows {
+		rows[i] = requiredOnly(rows[i])
+	}
+	writeOther(t, path, rows, requiredSchema(true), parquet.NewWriterProperties(), 50, 17)
+	rd, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var b Batch
+	err = rd.ReadBatch(&b)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), `column "planes": 1 null plane values`) {
+		t.Fatalf("reading a null planes row: %v", err)
+	}
+}
+
+// TestCorruptPlanesChunkIsReportedWithFileRowGroupAndColumn garbles the
+// planes column chunk of the second row group: the fast path reports the
+// file, the row group and the column.
+func TestCorruptPlanesChunkIsReportedWithFileRowGroupAndColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.parquet")
+	opts := testOptions()
+	opts.RowGroupRows = 200
+	writeGames(t, path, playGames(6, 8, 100), opts)
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := pf.MetaData().RowGroup(1).ColumnChunk(planesColumn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, size := cc.DataPageOffset(), cc.TotalCompressedSize()
+	if cc.HasDictionaryPage() {
+		start = cc.DictionaryPageOffset()
+	}
+	pf.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Past the page headers: the dictionary page, then the data page's compressed bytes.
+	for i := start + size/2; i < start+size-4; i++ {
+		data[i] ^= 0x5a
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cols := range [][]string{nil, {ColPlanes}} {
+		rd, err := Open(path, &ReaderOptions{Columns: cols})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b Batch
+		for err == nil {
+			err = rd.ReadBatch(&b)
+		}
+		rd.Close()
+		if err == io.EOF || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), `row group 1, column "planes"`) {
+			t.Fatalf("columns %v: reading a corrupt planes chunk: %v", cols, err)
+		}
+		t.Logf("columns %v: %v", cols, err)
+	}
+}
+
+// hybridRLE appends an RLE run of c copies of v (one byte) to b.
+func hybridRLE(b []byte, c int, v byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(c)<<1), v)
+}
+
+// levelsV1 returns a page v1's level sections and values: rep and def
+// after their lengths, then values.
+func levelsV1(rep, def, values []byte) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(rep)))
+	b = append(b, rep...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(def)))
+	b = append(b, def...)
+	return append(b, values...)
+}
+
+// TestPlanesPagesAreChecked hands the page decoder pages that break the
+// fixed-size list shape or the dictionary one way each: every one is an
+// error naming the file, the row group and the column, and a good page
+// decodes.
+func TestPlanesPagesAreChecked(t *testing.T) {
+	const n = encoder.InputSize
+	goodRep := append(hybridRLE(nil, 1, 0), hybridRLE(nil, n-1, 1)...)
+	goodDef := hybridRLE(nil, n, 1)
+	idx := func(v byte) []byte { return hybridRLE([]byte{2}, n, v) } // bit width 2
+	dict := file.NewDictionaryPage(memory.NewBufferBytes([]byte{0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0x3f}), 3, parquet.Encodings.Plain)
+	v1 := func(data []byte, enc parquet.Encoding) file.Page {
+		return file.NewDataPageV1(memory.NewBufferBytes(data), n, enc, parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(data)))
+	}
+	cases := []struct {
+		name  string
+		dict  bool
+		page  file.Page
+		error string // "" for a good page
+	}{
+		{"good", true, v1(levelsV1(goodRep, goodDef, idx(2)), parquet.Encodings.RLEDict), ""},
+		{"good bit-packed levels", true, v1(levelsV1(
+			append(append([]byte{1<<1 | 1, 0xfe}, hybridRLE(nil, n-16, 1)...), 1<<1|1, 0xff),
+			append([]byte{2<<1 | 1, 0xff, 0xff}, hybridRLE(nil, n-16, 1)...), idx(1)), parquet.Encodings.RLEDict), ""},
+		{"row of one value too few", true, v1(levelsV1(append(hybridRLE(nil, 1, 0), append(hybridRLE(nil, n-2, 1), hybridRLE(nil, 1, 0)...)...), goodDef, idx(1)), parquet.Encodings.RLEDict), "repetition levels"},
+		{"row start in a bit-packed group", true, v1(levelsV1(append(hybridRLE(nil, 1, 0), append(hybridRLE(nil, n-9, 1), 1<<1|1, 0xfe)...), goodDef, idx(1)), parquet.Encodings.RLEDict), "repetition levels"},
+		{"null value", true, v1(levelsV1(goodRep, append(hybridRLE(nil, n-1, 1), hybridRLE(nil, 1, 0)...), idx(1)), parquet.Encodings.RLEDict), "definition levels"},
+		{"levels truncated", true, v1(levelsV1(goodRep, hybridRLE(nil, n-1, 1), idx(1)), parquet.Encodings.RLEDict), "definition levels"},
+		{"index past the dictionary", true, v1(levelsV1(goodRep, goodDef, idx(3)), parquet.Encodings.RLEDict), "dictionary index 3"},
+		{"bit-packed index past the dictionary", true, v1(levelsV1(goodRep, goodDef, append([]byte{2, 1<<1 | 1, 0b11100100, 0}, hybridRLE(nil, n-8, 0)...)), parquet.Encodings.RLEDict), "dictionary index 3"},
+		{"indices end early", true, v1(levelsV1(goodRep, goodDef, hybridRLE([]byte{2}, n-1, 1)), parquet.Encodings.RLEDict), "indices end early"},
+		{"no dictionary", false, v1(levelsV1(goodRep, goodDef, idx(1)), parquet.Encodings.RLEDict), "without a dictionary page"},
+		{"bit width past 32", true, v1(levelsV1(goodRep, goodDef, hybridRLE([]byte{33}, n, 1)), parquet.Encodings.RLEDict), "bit width"},
+		{"PLAIN values short", true, v1(levelsV1(goodRep, goodDef, make([]byte, 4*n-1)), parquet.Encodings.Plain), "PLAIN data page"},
+		{"delta values", true, v1(levelsV1(goodRep, goodDef, idx(1)), parquet.Encodings.DeltaBinaryPacked), "values encoded"},
+		{"BIT_PACKED levels", true, file.NewDataPageV1(memory.NewBufferBytes(levelsV1(goodRep, goodDef, idx(1))), n,
+			parquet.Encodings.RLEDict, parquet.Encodings.BitPacked, parquet.Encodings.RLE, 0), "want RLE"},
+		{"v2 good", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), n, 0, 1,
+			parquet.Encodings.RLEDict, int32(len(goodDef)), int32(len(goodRep)), 0, false), ""},
+		{"v2 nulls", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), n, 1, 1,
+			parquet.Encodings.RLEDict, int32(len(goodDef)), int32(len(goodRep)), 0, false), "nulls"},
+		{"v2 rows", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), n, 0, 2,
+			parquet.Encodings.RLEDict, int32(len(goodDef)), int32(len(goodRep)), 0, false), "says 2 rows"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPlanesReader(nil, "x.parquet", 3)
+			p.group, p.total = 4, 3*n
+			if tc.dict {
+				if err := p.readDict(dict); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := p.openData(tc.page)
+			out := make([]float32, n)
+			if err == nil {
+				err = p.decode(out)
+			}
+			if tc.error == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v := out[n-1]; v != 1 && v != 0.5 {
+					t.Errorf("decoded %v", v)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("no error, want one about %q", tc.error)
+			}
+			if !strings.Contains(err.Error(), tc.error) {
+				t.Errorf("error %q does not mention %q", err, tc.error)
+			}
+			if !strings.Contains(err.Error(), `x.parquet: row group 4, column "planes"`) {
+				t.Errorf("error %q does not name the file", err)
+			}
+		})
+	}
+}
