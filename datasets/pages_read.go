@@ -34,7 +34,7 @@ import (
 
 // planesFastPath reports whether every planes column chunk of pf (leaf
 // column col) can be decoded by planesReader, by the file's schema and
-// each chunk's list of encodings.
+// each chunk's value count and list of encodings.
 func planesFastPath(pf *file.Reader, col int) bool {
 	md := pf.MetaData()
 	if col < 0 || col >= md.Schema.NumColumns() {
@@ -45,8 +45,9 @@ func planesFastPath(pf *file.Reader, col int) bool {
 		return false
 	}
 	for g := range md.NumRowGroups() {
-		cc, err := md.RowGroup(g).ColumnChunk(col)
-		if err != nil || cc.CryptoMetadata() != nil {
+		rg := md.RowGroup(g)
+		cc, err := rg.ColumnChunk(col)
+		if err != nil || cc.CryptoMetadata() != nil || cc.NumValues() != rg.NumRows()*encoder.InputSize {
 			return false
 		}
 		for _, e := range cc.Encodings() {

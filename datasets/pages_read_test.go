@@ -437,3 +437,29 @@ func TestPlanesPagesAreChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectoryMixesFastAndGenericFiles reads a directory of a file the
+// fast path takes and one it leaves to pqarrow, in both orders.
+func TestDirectoryMixesFastAndGenericFiles(t *testing.T) {
+	dir := t.TempDir()
+	rows := oddPlanesRows(t, 120)
+	for i := range rows {
+		rows[i] = requiredOnly(rows[i])
+	}
+	bss := parquet.NewWriterProperties(parquet.WithDictionaryDefault(false), parquet.WithEncodingFor(planesPath, parquet.Encodings.ByteStreamSplit))
+	writeOther(t, filepath.Join(dir, "a.parquet"), rows[:60], requiredSchema(false), bss, 25, -1)
+	writeOther(t, filepath.Join(dir, "b.parquet"), rows[60:], requiredSchema(false), parquet.NewWriterProperties(), 25, -1)
+	writeOther(t, filepath.Join(dir, "c.parquet"), rows[:60], requiredSchema(false), bss, 25, -1)
+	want := append(append([]Row(nil), rows...), rows[:60]...)
+	for _, opts := range []*ReaderOptions{nil, {Columns: []string{ColPlanes}, BatchRows: 40}} {
+		got, fast := readRows(t, dir, false, opts)
+		if !fast || len(got) != len(want) {
+			t.Fatalf("options %+v: %d rows, fast path %v; want %d rows, fast path on b.parquet", opts, len(got), fast, len(want))
+		}
+		for i := range want {
+			if !samePlanes(&got[i].Planes, &want[i].Planes) || opts == nil && !sameRow(&got[i], &want[i]) {
+				t.Fatalf("options %+v: row %d differs", opts, i)
+			}
+		}
+	}
+}

@@ -27,7 +27,7 @@ type ReaderOptions struct {
 	// Columns names the columns to read. Empty means every column this
 	// package knows: the required ones, which every file must have, and
 	// self-play's, which are read when a file has them. Leaving out planes
-	// makes reading many times faster.
+	// makes reading about twice as fast.
 	Columns []string
 	// BatchRows is the number of rows per batch (default DefaultBatchRows).
 	BatchRows int
@@ -262,7 +262,10 @@ func (b *Batch) Row(i int, r *Row) {
 }
 
 // Reader streams the rows of a dataset, file after file in name order and
-// row group after row group, holding one batch in memory.
+// row group after row group, holding one batch in memory. The columns are
+// decoded by arrow-go's pqarrow, but for planes: its pages are decoded here
+// when the file's schema and encodings allow it (see planesFastPath), which
+// is many times faster than pqarrow's generic path for 1152-value lists.
 type Reader struct {
 	files []string
 	rows  int64 // in all files
