@@ -233,7 +233,10 @@ func (p *planesReader) readDict(pg file.Page) error {
 // openData checks a data page's levels and opens its values.
 func (p *planesReader) openData(pg file.Page) error {
 	n := int(pg.NumValues())
-	if n <= 0 || int64(n) > p.total-p.seen {
+	if n == 0 {
+		return nil // an empty page: nothing to check or decode
+	}
+	if n < 0 || int64(n) > p.total-p.seen {
 		return p.errorf("data page of %d values, with %d of the column chunk's %d values left", n, p.total-p.seen, p.total)
 	}
 	data := pg.Data()
