@@ -45,6 +45,9 @@
 // The evaluation code adds every term through one helper that applies the
 // weight and, when a Tracer is attached, records the count, so the traced
 // coefficients cannot drift from the evaluation (Ethereal's trace idea).
+// Evaluate and Evaluator run a generated copy of that code with the
+// recording removed (eval_untraced_gen.go, written by internal/untrace;
+// `go generate` rewrites it too), so the search pays nothing for tracing.
 //
 // # Linear and non-linear parts
 //

@@ -28,8 +28,10 @@ const (
 )
 
 // evaluator holds the state of one evaluation. It lives on the caller's
-// stack; the tracer is nil on the search's path, so recording costs a
-// predictable branch and nothing else.
+// stack. Its methods are the evaluation's one source: each term is added
+// through term or ksTerm, which record it when tracer tr is attached.
+// Evaluate and Evaluator use untraced instead, a copy of these methods
+// without the recording (see untraced).
 type evaluator struct {
 	p  *board.Position
 	tr *Tracer
@@ -53,11 +55,21 @@ type evaluator struct {
 	zoneAttacks   [2]int    // c's attacks on enemy king-zone squares
 }
 
+// untraced is evaluator for the search: eval_untraced_gen.go holds a copy
+// of evaluator's methods (from eval.go and evaluator.go) with every
+// statement `if e.tr != nil { ... }` removed, so that the search pays
+// nothing for tracing. `go generate` writes it (package internal/untrace),
+// and a test checks that the committed copy is current; the traced and
+// untraced evaluations are tested to agree to the centipawn.
+type untraced evaluator
+
+//go:generate go run ./internal/untrace/cmd/untrace
+
 // Evaluate returns the static evaluation of p in centipawns from the side to
 // move's point of view. It allocates nothing. Dead draws by material score 0,
 // and |score| <= MaxEval.
 func Evaluate(p *board.Position) int {
-	var e evaluator
+	var e untraced
 	v := e.evaluate(p, nil)
 	if p.SideToMove() == board.Black {
 		return -v
@@ -110,7 +122,7 @@ func (e *evaluator) evaluate(p *board.Position, cache *pawnCache) int {
 			e.s[c] += e.pawnStructure(c) + e.kingShelter(c)
 		}
 	} else {
-		cache.probe(e, slot, hit)
+		e.probe(cache, slot, hit)
 	}
 	for c := board.White; c <= board.Black; c++ {
 		e.s[c] += e.pieces(c)

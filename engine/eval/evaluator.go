@@ -48,7 +48,7 @@ func (ev *Evaluator) Evaluate(p *board.Position) int {
 	if ev.cache.table == nil {
 		ev.cache.init(pawnCacheBits)
 	}
-	var e evaluator
+	var e untraced
 	v := e.evaluate(p, &ev.cache)
 	if p.SideToMove() == board.Black {
 		return -v
@@ -97,11 +97,12 @@ func (pc *pawnCache) lookup(p *board.Position) (*pawnEntry, bool) {
 }
 
 // probe adds the pawn-structure and king-shelter terms of the position set
-// up in e to its sums and sets e.passed: from slot en when it holds the
-// structure (hit), computing them and storing them there when it does not.
-// White's sum takes the difference of the two sides' pawn terms: only the
-// difference of the sums counts.
-func (pc *pawnCache) probe(e *evaluator, en *pawnEntry, hit bool) {
+// up in e to its sums and sets e.passed: from slot en of cache pc when it
+// holds the structure (hit), computing them and storing them there when it
+// does not. White's sum takes the difference of the two sides' pawn terms:
+// only the difference of the sums counts. It is a method of the evaluator,
+// not of the cache, so that the untraced copy of the evaluation has its own.
+func (e *evaluator) probe(pc *pawnCache, en *pawnEntry, hit bool) {
 	pc.probes++
 	if !hit {
 		pc.misses++
