@@ -129,3 +129,34 @@ func TestKeyAfterMatchesMakeMove(t *testing.T) {
 		t.Fatalf("only %d moves compared", n)
 	}
 }
+
+// TestKeyAfterNullMatchesMakeNullMove checks KeyAfterNull against the hash
+// after MakeNullMove on random playouts (en-passant positions included).
+func TestKeyAfterNullMatchesMakeNullMove(t *testing.T) {
+	n, ep := 0, 0
+	check := func(p *Position) {
+		if p.InCheck() {
+			return
+		}
+		if p.EnPassantCapturable() {
+			ep++
+		}
+		k := p.KeyAfterNull()
+		p.MakeNullMove()
+		got := p.Hash()
+		p.UnmakeNullMove()
+		if k != got {
+			t.Fatalf("%s: KeyAfterNull = %x, hash after the null move %x", p.FEN(), k, got)
+		}
+		n++
+	}
+	for _, fen := range trickyFENs {
+		check(mustFEN(t, fen))
+	}
+	for _, pl := range randomPlayouts(t, 24, 4, 200) {
+		pl.replay(t, check)
+	}
+	if n < 500 || ep == 0 {
+		t.Fatalf("only %d positions (%d with en passant)", n, ep)
+	}
+}

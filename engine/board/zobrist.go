@@ -51,3 +51,12 @@ func (p *Position) KeyAfter(m Move) uint64 {
 	}
 	return k
 }
+
+// KeyAfterNull returns the hash the position will have after MakeNullMove.
+func (p *Position) KeyAfterNull() uint64 {
+	k := p.st.hash ^ zobristSide
+	if p.st.epHashed {
+		k ^= zobristEPFile[p.st.ep.File()]
+	}
+	return k
+}

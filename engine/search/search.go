@@ -227,6 +227,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
 			r := 3 + depth/3 + min((adjEval-beta)/200, 3)
 			fr.moved, fr.to = board.NoPiece, 0
+			w.e.tt.Prefetch(p.KeyAfterNull())
 			p.MakeNullMove()
 			s := -w.negamax(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNullMove()
