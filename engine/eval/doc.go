@@ -84,4 +84,7 @@
 // delta pruning.
 package eval
 
+// untrace first: it does not build this package, which does not build
+// while eval_untraced_gen.go is stale.
+//go:generate go run ./internal/untrace/cmd/untrace
 //go:generate go run ./evalgen/cmd/evalgen -out weights_gen.go

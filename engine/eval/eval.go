@@ -63,8 +63,6 @@ type evaluator struct {
 // untraced evaluations are tested to agree to the centipawn.
 type untraced evaluator
 
-//go:generate go run ./internal/untrace/cmd/untrace
-
 // Evaluate returns the static evaluation of p in centipawns from the side to
 // move's point of view. It allocates nothing. Dead draws by material score 0,
 // and |score| <= MaxEval.
@@ -245,17 +243,14 @@ func (e *evaluator) pawnStructure(c board.Color) score {
 	return sum
 }
 
-// mobOffset is where each piece type's mobility table starts.
-var mobOffset = [6]int{board.Knight: fMobKnight, board.Bishop: fMobBishop, board.Rook: fMobRook, board.Queen: fMobQueen}
-
 // pieces scores c's knights, bishops, rooks and queens: material, squares,
 // mobility, and each type's own terms; it also gathers their attacks and
-// their attacks on the enemy king zone. One loop per type finds each
-// piece's attacks and scores its own terms; one loop over all of them then
-// does the work they share, so no inner loop branches on the type.
+// their attacks on the enemy king zone. One loop per type does all of a
+// piece's work, so every table offset and attack array is a constant.
 func (e *evaluator) pieces(c board.Color) score {
 	p := e.p
-	them := c.Other()
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	them := c ^ 1
 	n := &e.count[c]
 	sum := e.term(c, fMaterial+int(board.Knight), n[board.Knight]) +
 		e.term(c, fMaterial+int(board.Bishop), n[board.Bishop]) +
@@ -264,23 +259,36 @@ func (e *evaluator) pieces(c board.Color) score {
 	if n[board.Bishop] >= 2 {
 		sum += e.term(c, fBishopPair, 1)
 	}
+	// Each loop adds a piece's attacks a to att (and to att2 where att
+	// already had them), to its type's set by, and its king-zone attacks
+	// z to the counts; hit counts the pieces with any.
+	att, att2 := e.att[c], e.att2[c]
+	mobArea, zone := e.mobArea[c], e.zone[them]
+	zoneAttacks := 0
 	var (
-		attacks [16]board.Bitboard // each piece's attacks (at most 15 pieces)
-		types   [16]board.PieceType
-		k       int
+		by  board.Bitboard
+		hit int
 	)
-	for bb := p.Pieces(c, board.Knight); bb != 0; k++ {
+	for bb := p.Pieces(c, board.Knight); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Knight, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.KnightAttacks(s), board.Knight
+		a := board.KnightAttacks(s)
+		sum += e.term(c, psqtIndex(board.Knight, relSquare(c, s)), 1) + e.term(c, fMobKnight+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
+		z := a & zone
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 		if e.outpost(c, s) {
 			sum += e.term(c, fKnightOutpost, 1)
 		}
 	}
-	for bb := p.Pieces(c, board.Bishop); bb != 0; k++ {
+	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, hit
+	by, hit = 0, 0
+	for bb := p.Pieces(c, board.Bishop); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Bishop, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.BishopAttacks(s, e.occ), board.Bishop
+		a := board.BishopAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Bishop, relSquare(c, s)), 1) + e.term(c, fMobBishop+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
+		z := a & zone
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 		if e.outpost(c, s) {
 			sum += e.term(c, fBishopOutpost, 1)
 		}
@@ -290,10 +298,15 @@ func (e *evaluator) pieces(c board.Color) score {
 		}
 		sum += e.term(c, fBishopPawns, (e.pawns[c] & colour).Count())
 	}
-	for bb := p.Pieces(c, board.Rook); bb != 0; k++ {
+	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, hit
+	by, hit = 0, 0
+	for bb := p.Pieces(c, board.Rook); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Rook, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.RookAttacks(s, e.occ), board.Rook
+		a := board.RookAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Rook, relSquare(c, s)), 1) + e.term(c, fMobRook+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
+		z := a & zone
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 		file := board.FileMask(s.File())
 		if (e.pawns[c]|e.pawns[them])&file == 0 {
 			sum += e.term(c, fRookOpen, 1)
@@ -307,25 +320,17 @@ func (e *evaluator) pieces(c board.Color) score {
 			}
 		}
 	}
-	for bb := p.Pieces(c, board.Queen); bb != 0; k++ {
+	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, hit
+	by, hit = 0, 0
+	for bb := p.Pieces(c, board.Queen); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Queen, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.QueenAttacks(s, e.occ), board.Queen
-	}
-
-	att, att2 := e.att[c], e.att2[c]
-	mobArea, zone := e.mobArea[c], e.zone[them]
-	zoneAttacks := 0
-	for i := 0; i < k && i < 16; i++ {
-		a, t := attacks[i], types[i]
-		att2 |= att & a
-		att |= a
-		e.attBy[c][t] |= a
-		sum += e.term(c, mobOffset[t]+(a&mobArea).Count(), 1)
+		a := board.QueenAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Queen, relSquare(c, s)), 1) + e.term(c, fMobQueen+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
 		z := a & zone
-		e.zoneAttackers[c][t-1] += int(min(z, 1))
-		zoneAttacks += z.Count()
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 	}
+	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
 	return sum

@@ -132,7 +132,8 @@ func (e *untraced) pawnStructure(c board.Color) score {
 
 func (e *untraced) pieces(c board.Color) score {
 	p := e.p
-	them := c.Other()
+	c &= 1
+	them := c ^ 1
 	n := &e.count[c]
 	sum := e.term(c, fMaterial+int(board.Knight), n[board.Knight]) +
 		e.term(c, fMaterial+int(board.Bishop), n[board.Bishop]) +
@@ -141,23 +142,34 @@ func (e *untraced) pieces(c board.Color) score {
 	if n[board.Bishop] >= 2 {
 		sum += e.term(c, fBishopPair, 1)
 	}
+
+	att, att2 := e.att[c], e.att2[c]
+	mobArea, zone := e.mobArea[c], e.zone[them]
+	zoneAttacks := 0
 	var (
-		attacks [16]board.Bitboard
-		types   [16]board.PieceType
-		k       int
+		by  board.Bitboard
+		hit int
 	)
-	for bb := p.Pieces(c, board.Knight); bb != 0; k++ {
+	for bb := p.Pieces(c, board.Knight); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Knight, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.KnightAttacks(s), board.Knight
+		a := board.KnightAttacks(s)
+		sum += e.term(c, psqtIndex(board.Knight, relSquare(c, s)), 1) + e.term(c, fMobKnight+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
+		z := a & zone
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 		if e.outpost(c, s) {
 			sum += e.term(c, fKnightOutpost, 1)
 		}
 	}
-	for bb := p.Pieces(c, board.Bishop); bb != 0; k++ {
+	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, hit
+	by, hit = 0, 0
+	for bb := p.Pieces(c, board.Bishop); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Bishop, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.BishopAttacks(s, e.occ), board.Bishop
+		a := board.BishopAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Bishop, relSquare(c, s)), 1) + e.term(c, fMobBishop+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
+		z := a & zone
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 		if e.outpost(c, s) {
 			sum += e.term(c, fBishopOutpost, 1)
 		}
@@ -167,10 +179,15 @@ func (e *untraced) pieces(c board.Color) score {
 		}
 		sum += e.term(c, fBishopPawns, (e.pawns[c] & colour).Count())
 	}
-	for bb := p.Pieces(c, board.Rook); bb != 0; k++ {
+	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, hit
+	by, hit = 0, 0
+	for bb := p.Pieces(c, board.Rook); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Rook, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.RookAttacks(s, e.occ), board.Rook
+		a := board.RookAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Rook, relSquare(c, s)), 1) + e.term(c, fMobRook+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
+		z := a & zone
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 		file := board.FileMask(s.File())
 		if (e.pawns[c]|e.pawns[them])&file == 0 {
 			sum += e.term(c, fRookOpen, 1)
@@ -184,25 +201,17 @@ func (e *untraced) pieces(c board.Color) score {
 			}
 		}
 	}
-	for bb := p.Pieces(c, board.Queen); bb != 0; k++ {
+	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, hit
+	by, hit = 0, 0
+	for bb := p.Pieces(c, board.Queen); bb != 0; {
 		s := bb.PopLSB()
-		sum += e.term(c, psqtIndex(board.Queen, relSquare(c, s)), 1)
-		attacks[k&15], types[k&15] = board.QueenAttacks(s, e.occ), board.Queen
-	}
-
-	att, att2 := e.att[c], e.att2[c]
-	mobArea, zone := e.mobArea[c], e.zone[them]
-	zoneAttacks := 0
-	for i := 0; i < k && i < 16; i++ {
-		a, t := attacks[i], types[i]
-		att2 |= att & a
-		att |= a
-		e.attBy[c][t] |= a
-		sum += e.term(c, mobOffset[t]+(a&mobArea).Count(), 1)
+		a := board.QueenAttacks(s, e.occ)
+		sum += e.term(c, psqtIndex(board.Queen, relSquare(c, s)), 1) + e.term(c, fMobQueen+(a&mobArea).Count(), 1)
+		att2, att, by = att2|att&a, att|a, by|a
 		z := a & zone
-		e.zoneAttackers[c][t-1] += int(min(z, 1))
-		zoneAttacks += z.Count()
+		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 	}
+	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
 	return sum
