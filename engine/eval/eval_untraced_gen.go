@@ -296,7 +296,8 @@ func (e *untraced) passedPawns(c board.Color) score {
 
 func (e *untraced) threats(c board.Color) score {
 	p := e.p
-	them := c.Other()
+	c &= 1
+	them := c ^ 1
 	var sum score
 	enemies := p.Occupancy(them) &^ board.SquareBB(e.kingSq[them])
 	pieces := enemies &^ e.pawns[them]
@@ -309,23 +310,23 @@ func (e *untraced) threats(c board.Color) score {
 	push |= forward(c, push&third) &^ e.occ
 	push &= ^e.pawnAtt[them] & (e.att[c] | ^e.att[them])
 	sum += e.term(c, fThreatPawnPush, (board.PawnAttacksBB(c, push) & pieces).Count())
+
 	loose := enemies &^ e.pawnAtt[them]
-	minors := e.attBy[c][board.Knight] | e.attBy[c][board.Bishop]
-	rooks := e.attBy[c][board.Rook]
-	for t := board.Pawn; t <= board.Queen; t++ {
-		victims := p.Pieces(them, t)
-		mt, rt := victims&loose, victims&loose
-		if t >= board.Rook {
-			mt = victims
-		}
-		if t == board.Queen {
-			rt = victims
-		}
-		sum += e.term(c, fThreatMinor+int(t), (minors & mt).Count())
-		sum += e.term(c, fThreatRook+int(t), (rooks & rt).Count())
+	queens := p.Pieces(them, board.Queen)
+	minorHits := (e.attBy[c][board.Knight] | e.attBy[c][board.Bishop]) & (loose | p.Pieces(them, board.Rook) | queens)
+	rookHits := e.attBy[c][board.Rook] & (loose | queens)
+	if minorHits|rookHits != 0 {
+		sum += e.victims(c, board.Pawn, minorHits, rookHits) + e.victims(c, board.Knight, minorHits, rookHits) +
+			e.victims(c, board.Bishop, minorHits, rookHits) + e.victims(c, board.Rook, minorHits, rookHits) +
+			e.victims(c, board.Queen, minorHits, rookHits)
 	}
 	sum += e.term(c, fHanging, (enemies & e.att[c] &^ e.att[them]).Count())
 	return sum
+}
+
+func (e *untraced) victims(c board.Color, t board.PieceType, minorHits, rookHits board.Bitboard) score {
+	v := e.p.PiecesOfType(t)
+	return e.term(c, fThreatMinor+int(t), (minorHits&v).Count()) + e.term(c, fThreatRook+int(t), (rookHits&v).Count())
 }
 
 func (e *untraced) kingDanger(c board.Color) {
