@@ -70,9 +70,12 @@ func (e *untraced) setup() {
 	p := e.p
 	e.occ = p.Occupied()
 	for c := board.White; c <= board.Black; c++ {
-		for t := board.Pawn; t <= board.Queen; t++ {
-			e.count[c][t] = p.Pieces(c, t).Count()
-		}
+		us, n := p.Occupancy(c), &e.count[c]
+		n[board.Pawn] = (p.PiecesOfType(board.Pawn) & us).Count()
+		n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
+		n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
+		n[board.Rook] = (p.PiecesOfType(board.Rook) & us).Count()
+		n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
 		e.pawns[c] = p.Pieces(c, board.Pawn)
 		k := p.KingSquare(c)
 		e.kingSq[c] = k
@@ -257,10 +260,15 @@ func (e *untraced) kingShelter(c board.Color) score {
 }
 
 func (e *untraced) passedPawns(c board.Color) score {
-	them := c.Other()
+	c &= 1
+	them := c ^ 1
 	var sum score
+	bb := e.passed[c]
+	if bb == 0 {
+		return 0
+	}
 	loneKing := e.count[them][board.Knight]+e.count[them][board.Bishop]+e.count[them][board.Rook]+e.count[them][board.Queen] == 0
-	for bb := e.passed[c]; bb != 0; {
+	for bb != 0 {
 		s := bb.PopLSB()
 		r := relRank(c, s)
 		stop := s + 8
@@ -331,7 +339,8 @@ func (e *untraced) victims(c board.Color, t board.PieceType, minorHits, rookHits
 
 func (e *untraced) kingDanger(c board.Color) {
 	p := e.p
-	them := c.Other()
+	c &= 1
+	them := c ^ 1
 	za := &e.zoneAttackers[them]
 	attackers := za[0] + za[1] + za[2] + za[3]
 	queens := e.count[them][board.Queen]
@@ -343,17 +352,12 @@ func (e *untraced) kingDanger(c board.Color) {
 	safe := ^p.Occupancy(them) & (^e.att[c] | (weak & e.att2[them]))
 	bishopRays := board.BishopAttacks(k, e.occ)
 	rookRays := board.RookAttacks(k, e.occ)
-	checks := [4]board.Bitboard{
-		board.KnightAttacks(k) & e.attBy[them][board.Knight],
-		bishopRays & e.attBy[them][board.Bishop],
-		rookRays & e.attBy[them][board.Rook],
-		(bishopRays | rookRays) & e.attBy[them][board.Queen],
-	}
-	var sum score
-	for i := 0; i < 4; i++ {
-		sum += e.ksTerm(c, fKSAttackers+i, za[i])
-		sum += e.ksTerm(c, fKSSafeChecks+i, (checks[i] & safe).Count())
-	}
+	sum := e.ksTerm(c, fKSAttackers+0, za[0]) + e.ksTerm(c, fKSAttackers+1, za[1]) +
+		e.ksTerm(c, fKSAttackers+2, za[2]) + e.ksTerm(c, fKSAttackers+3, za[3])
+	sum += e.ksTerm(c, fKSSafeChecks+0, (board.KnightAttacks(k) & e.attBy[them][board.Knight] & safe).Count())
+	sum += e.ksTerm(c, fKSSafeChecks+1, (bishopRays & e.attBy[them][board.Bishop] & safe).Count())
+	sum += e.ksTerm(c, fKSSafeChecks+2, (rookRays & e.attBy[them][board.Rook] & safe).Count())
+	sum += e.ksTerm(c, fKSSafeChecks+3, ((bishopRays | rookRays) & e.attBy[them][board.Queen] & safe).Count())
 	sum += e.ksTerm(c, fKSZoneAttacks, e.zoneAttacks[them])
 	sum += e.ksTerm(c, fKSWeakSquares, (weak & e.zone[c]).Count())
 	if queens == 0 {
