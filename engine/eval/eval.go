@@ -53,6 +53,8 @@ type evaluator struct {
 
 	zoneAttackers [2][4]int // c's knights..queens that attack the enemy king zone
 	zoneAttacks   [2]int    // c's attacks on enemy king-zone squares
+	bare          [2]bool   // c has its king alone
+	threatens     [2]bool   // c's zone attackers put the enemy king in danger: two, or one with a queen of c's
 }
 
 // untraced is evaluator for the search: eval_untraced_gen.go holds a copy
@@ -182,6 +184,7 @@ func (e *evaluator) setup() {
 	e.occ = p.Occupied()
 	for c := board.White; c <= board.Black; c++ {
 		us, n := p.Occupancy(c), &e.count[c]
+		e.bare[c] = !us.More()
 		n[board.Pawn] = (p.PiecesOfType(board.Pawn) & us).Count()
 		n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
 		n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
@@ -334,6 +337,9 @@ func (e *evaluator) pieces(c board.Color) score {
 		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 	}
 	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
+	za := &e.zoneAttackers[c]
+	attackers := za[0] + za[1] + za[2] + za[3]
+	e.threatens[c] = attackers > 1 || attackers == 1 && n[board.Queen] != 0
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
 	return sum
@@ -390,15 +396,21 @@ func nearest(c board.Color, b board.Bitboard) board.Square {
 	return b.MSB()
 }
 
-// passedPawns scores c's passed pawns by their path and the kings' distances.
+// passedPawns scores c's passed pawns by their path and the kings'
+// distances. It inlines, so that a side without passed pawns costs no call.
 func (e *evaluator) passedPawns(c board.Color) score {
+	if e.passed[c&1] == 0 {
+		return 0
+	}
+	return e.passedPawnTerms(c)
+}
+
+// passedPawnTerms is passedPawns for a side with passed pawns.
+func (e *evaluator) passedPawnTerms(c board.Color) score {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	them := c ^ 1
 	var sum score
 	bb := e.passed[c]
-	if bb == 0 {
-		return 0
-	}
 	loneKing := e.count[them][board.Knight]+e.count[them][board.Bishop]+e.count[them][board.Rook]+e.count[them][board.Queen] == 0
 	for bb != 0 {
 		s := bb.PopLSB()
@@ -475,17 +487,21 @@ func (e *evaluator) victims(c board.Color, t board.PieceType, minorHits, rookHit
 }
 
 // kingDanger gathers the danger to c's king into e.ks[c], once at least two
-// enemy pieces (or one with a queen on the board) attack its zone.
+// enemy pieces (or one with a queen on the board) attack its zone. It
+// inlines, so that a king out of danger costs no call.
 func (e *evaluator) kingDanger(c board.Color) {
+	if e.threatens[c^1&1] {
+		e.kingDangerTerms(c)
+	}
+}
+
+// kingDangerTerms is kingDanger for a king in danger.
+func (e *evaluator) kingDangerTerms(c board.Color) {
 	p := e.p
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	them := c ^ 1
 	za := &e.zoneAttackers[them]
-	attackers := za[0] + za[1] + za[2] + za[3]
 	queens := e.count[them][board.Queen]
-	if attackers == 0 || (attackers == 1 && queens == 0) {
-		return
-	}
 	k := e.kingSq[c]
 	weak := e.att[them] &^ e.att2[c] & (^e.att[c] | e.attBy[c][board.Queen] | e.attBy[c][board.King])
 	safe := ^p.Occupancy(them) & (^e.att[c] | (weak & e.att2[them]))
@@ -508,9 +524,17 @@ func (e *evaluator) kingDanger(c board.Color) {
 
 // mateDrive pushes a lone enemy king to the edge (to the right corner in
 // KBNK) and brings c's king closer, when c has no pawns and can force mate.
+// It inlines, so that the usual position, with no lone king, costs no call.
 func (e *evaluator) mateDrive(c board.Color) score {
-	them := c.Other()
-	if e.p.Occupancy(them) != board.SquareBB(e.kingSq[them]) || e.pawns[c] != 0 {
+	if !e.bare[c^1&1] {
+		return 0
+	}
+	return e.mateDriveTerms(c)
+}
+
+// mateDriveTerms is mateDrive against a lone king.
+func (e *evaluator) mateDriveTerms(c board.Color) score {
+	if e.pawns[c] != 0 {
 		return 0
 	}
 	n := &e.count[c]
@@ -519,7 +543,7 @@ func (e *evaluator) mateDrive(c board.Color) score {
 	if n[board.Queen] == 0 && n[board.Rook] == 0 && !(n[board.Bishop] > 0 && n[board.Knight] > 0) && !bothColours {
 		return 0
 	}
-	wk := e.kingSq[them]
+	wk := e.kingSq[c.Other()]
 	sum := e.term(c, fMateEdge, centreDistance(wk))
 	sum += e.term(c, fMateKings, 7-distance(e.kingSq[c], wk))
 	if n[board.Queen] == 0 && n[board.Rook] == 0 && n[board.Bishop] == 1 && n[board.Knight] == 1 {

@@ -71,6 +71,7 @@ func (e *untraced) setup() {
 	e.occ = p.Occupied()
 	for c := board.White; c <= board.Black; c++ {
 		us, n := p.Occupancy(c), &e.count[c]
+		e.bare[c] = !us.More()
 		n[board.Pawn] = (p.PiecesOfType(board.Pawn) & us).Count()
 		n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
 		n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
@@ -215,6 +216,9 @@ func (e *untraced) pieces(c board.Color) score {
 		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
 	}
 	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
+	za := &e.zoneAttackers[c]
+	attackers := za[0] + za[1] + za[2] + za[3]
+	e.threatens[c] = attackers > 1 || attackers == 1 && n[board.Queen] != 0
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
 	return sum
@@ -260,13 +264,17 @@ func (e *untraced) kingShelter(c board.Color) score {
 }
 
 func (e *untraced) passedPawns(c board.Color) score {
+	if e.passed[c&1] == 0 {
+		return 0
+	}
+	return e.passedPawnTerms(c)
+}
+
+func (e *untraced) passedPawnTerms(c board.Color) score {
 	c &= 1
 	them := c ^ 1
 	var sum score
 	bb := e.passed[c]
-	if bb == 0 {
-		return 0
-	}
 	loneKing := e.count[them][board.Knight]+e.count[them][board.Bishop]+e.count[them][board.Rook]+e.count[them][board.Queen] == 0
 	for bb != 0 {
 		s := bb.PopLSB()
@@ -338,15 +346,17 @@ func (e *untraced) victims(c board.Color, t board.PieceType, minorHits, rookHits
 }
 
 func (e *untraced) kingDanger(c board.Color) {
+	if e.threatens[c^1&1] {
+		e.kingDangerTerms(c)
+	}
+}
+
+func (e *untraced) kingDangerTerms(c board.Color) {
 	p := e.p
 	c &= 1
 	them := c ^ 1
 	za := &e.zoneAttackers[them]
-	attackers := za[0] + za[1] + za[2] + za[3]
 	queens := e.count[them][board.Queen]
-	if attackers == 0 || (attackers == 1 && queens == 0) {
-		return
-	}
 	k := e.kingSq[c]
 	weak := e.att[them] &^ e.att2[c] & (^e.att[c] | e.attBy[c][board.Queen] | e.attBy[c][board.King])
 	safe := ^p.Occupancy(them) & (^e.att[c] | (weak & e.att2[them]))
@@ -368,8 +378,14 @@ func (e *untraced) kingDanger(c board.Color) {
 }
 
 func (e *untraced) mateDrive(c board.Color) score {
-	them := c.Other()
-	if e.p.Occupancy(them) != board.SquareBB(e.kingSq[them]) || e.pawns[c] != 0 {
+	if !e.bare[c^1&1] {
+		return 0
+	}
+	return e.mateDriveTerms(c)
+}
+
+func (e *untraced) mateDriveTerms(c board.Color) score {
+	if e.pawns[c] != 0 {
 		return 0
 	}
 	n := &e.count[c]
@@ -378,7 +394,7 @@ func (e *untraced) mateDrive(c board.Color) score {
 	if n[board.Queen] == 0 && n[board.Rook] == 0 && !(n[board.Bishop] > 0 && n[board.Knight] > 0) && !bothColours {
 		return 0
 	}
-	wk := e.kingSq[them]
+	wk := e.kingSq[c.Other()]
 	sum := e.term(c, fMateEdge, centreDistance(wk))
 	sum += e.term(c, fMateKings, 7-distance(e.kingSq[c], wk))
 	if n[board.Queen] == 0 && n[board.Rook] == 0 && n[board.Bishop] == 1 && n[board.Knight] == 1 {
