@@ -218,7 +218,7 @@ func (e *untraced) pieces(c board.Color) score {
 	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
 	za := &e.zoneAttackers[c]
 	attackers := za[0] + za[1] + za[2] + za[3]
-	e.threatens[c] = attackers > 1 || attackers == 1 && n[board.Queen] != 0
+	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
 	return sum
