@@ -1,6 +1,10 @@
 package eval
 
-import "chessforge/engine/board"
+import (
+	"math/bits"
+
+	"chessforge/engine/board"
+)
 
 // SEEValue holds piece values in centipawns for static exchange evaluation and
 // delta pruning, indexed by board.PieceType: pawn, knight, bishop, rook,
@@ -353,47 +357,36 @@ func (e *evaluator) outpost(c board.Color, s board.Square) bool {
 }
 
 // kingShelter scores c's king square and the pawns on the three files
-// around it (clamped to b..g): own shelter, enemy storm, open files.
+// around it (clamped to b..g): own shelter, enemy storm, open files. Its
+// loop has no branch that depends on the pawns.
 func (e *evaluator) kingShelter(c board.Color) score {
-	them := c.Other()
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	them := c ^ 1
 	k := e.kingSq[c]
 	sum := e.term(c, psqtIndex(board.King, relSquare(c, k)), 1)
-	kf := k.File()
-	if kf < 1 {
-		kf = 1
-	} else if kf > 6 {
-		kf = 6
-	}
-	front := forwardRanks[c][relRank(c, k)]
+	kf := min(max(k.File(), 1), 6)
+	front := forwardRanks[c][relRank(c, k)&7]
+	own, storm := e.pawns[c]&front, e.pawns[them]&front
+	all := e.pawns[c] | e.pawns[them]
 	for f := kf - 1; f <= kf+1; f++ {
 		file := board.FileMask(f)
-		class := f
-		if class > 3 {
-			class = 7 - f
-		}
-		r := 0
-		if own := e.pawns[c] & file & front; own != 0 {
-			r = relRank(c, nearest(c, own))
-		}
-		sum += e.term(c, fKingShelter+class*8+r, 1)
-		r = 0
-		if storm := e.pawns[them] & file & front; storm != 0 {
-			r = relRank(c, nearest(c, storm))
-		}
-		sum += e.term(c, fKingStorm+class*8+r, 1)
-		if (e.pawns[c]|e.pawns[them])&file == 0 {
-			sum += e.term(c, fKingOpenFile, 1)
-		}
+		class := min(f, 7-f)
+		sum += e.term(c, fKingShelter+class*8+nearestRank(c, own&file), 1)
+		sum += e.term(c, fKingStorm+class*8+nearestRank(c, storm&file), 1)
+		sum += e.term(c, fKingOpenFile, 1-int(min(all&file, 1)))
 	}
 	return sum
 }
 
-// nearest returns the square of b nearest to c's first rank.
-func nearest(c board.Color, b board.Bitboard) board.Square {
+// nearestRank returns the relative rank, from c's side, of the square of
+// b nearest to c's first rank, or 0 when b is empty (no pawn stands on its
+// side's first rank, so 0 is free). An empty set has 64 trailing or
+// leading zeros, which is rank 8, which the mask turns into 0.
+func nearestRank(c board.Color, b board.Bitboard) int {
 	if c == board.White {
-		return b.LSB()
+		return bits.TrailingZeros64(uint64(b)) >> 3 & 7
 	}
-	return b.MSB()
+	return bits.LeadingZeros64(uint64(b)) >> 3 & 7 // 7 − the rank of the highest square
 }
 
 // passedPawns scores c's passed pawns by their path and the kings'

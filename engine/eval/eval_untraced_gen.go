@@ -230,35 +230,20 @@ func (e *untraced) outpost(c board.Color, s board.Square) bool {
 }
 
 func (e *untraced) kingShelter(c board.Color) score {
-	them := c.Other()
+	c &= 1
+	them := c ^ 1
 	k := e.kingSq[c]
 	sum := e.term(c, psqtIndex(board.King, relSquare(c, k)), 1)
-	kf := k.File()
-	if kf < 1 {
-		kf = 1
-	} else if kf > 6 {
-		kf = 6
-	}
-	front := forwardRanks[c][relRank(c, k)]
+	kf := min(max(k.File(), 1), 6)
+	front := forwardRanks[c][relRank(c, k)&7]
+	own, storm := e.pawns[c]&front, e.pawns[them]&front
+	all := e.pawns[c] | e.pawns[them]
 	for f := kf - 1; f <= kf+1; f++ {
 		file := board.FileMask(f)
-		class := f
-		if class > 3 {
-			class = 7 - f
-		}
-		r := 0
-		if own := e.pawns[c] & file & front; own != 0 {
-			r = relRank(c, nearest(c, own))
-		}
-		sum += e.term(c, fKingShelter+class*8+r, 1)
-		r = 0
-		if storm := e.pawns[them] & file & front; storm != 0 {
-			r = relRank(c, nearest(c, storm))
-		}
-		sum += e.term(c, fKingStorm+class*8+r, 1)
-		if (e.pawns[c]|e.pawns[them])&file == 0 {
-			sum += e.term(c, fKingOpenFile, 1)
-		}
+		class := min(f, 7-f)
+		sum += e.term(c, fKingShelter+class*8+nearestRank(c, own&file), 1)
+		sum += e.term(c, fKingStorm+class*8+nearestRank(c, storm&file), 1)
+		sum += e.term(c, fKingOpenFile, 1-int(min(all&file, 1)))
 	}
 	return sum
 }
