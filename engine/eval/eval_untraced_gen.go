@@ -32,13 +32,13 @@ func (e *untraced) evaluate(p *board.Position, cache *pawnCache) int {
 	} else {
 		e.probe(cache, slot, hit)
 	}
-	for c := board.White; c <= board.Black; c++ {
-		e.s[c] += e.pieces(c)
-	}
-	for c := board.White; c <= board.Black; c++ {
-		e.s[c] += e.passedPawns(c) + e.threats(c) + e.mateDrive(c)
-		e.kingDanger(c)
-	}
+
+	e.s[board.White] += e.pieces(board.White)
+	e.s[board.Black] += e.pieces(board.Black)
+	e.s[board.White] += e.passedPawns(board.White) + e.threats(board.White) + e.mateDrive(board.White)
+	e.s[board.Black] += e.passedPawns(board.Black) + e.threats(board.Black) + e.mateDrive(board.Black)
+	e.kingDanger(board.White)
+	e.kingDanger(board.Black)
 	stm := p.SideToMove()
 	e.s[stm] += e.term(stm, fTempo, 1)
 
