@@ -7,13 +7,22 @@ export GOAMD64 ?= v2
 BIN     := bin
 BINARIES := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build test test-nodecheck test-python bench perft vet fmt clean selfplay loop
+.PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop
 
 all: build
 
+# Profile-guided optimisation: every binary is built with the engine's bench
+# profile (cmd/engine/default.pgo, which a plain `go build ./cmd/engine` also
+# picks up): about 5% more nodes per second. `make pgo` renews the profile.
+PGO ?= cmd/engine/default.pgo
+
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -pgo=$(PGO) -o $(BIN)/ ./cmd/...
+
+pgo:
+	$(GO) test -run '^$$' -bench BenchmarkBench -benchtime 6x -cpuprofile $(CURDIR)/cmd/engine/default.pgo ./engine/search/
+	rm -f search.test
 
 vet:
 	$(GO) vet ./...
