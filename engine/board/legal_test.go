@@ -43,8 +43,18 @@ func checkIsLegal(t *testing.T, p *Position, all bool) int {
 // positions' moves) on the tricky positions and on random playouts.
 func TestIsLegalMatchesGenerator(t *testing.T) {
 	asked := 0
-	for _, fen := range trickyFENs {
-		asked += checkIsLegal(t, mustFEN(t, fen), true)
+	// The tricky positions, one in double check with castling rights, and
+	// every position one move later.
+	var list MoveList
+	for _, fen := range append(slices.Clone(trickyFENs), "4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1") {
+		p := mustFEN(t, fen)
+		asked += checkIsLegal(t, p, true)
+		p.GenerateLegal(&list)
+		for _, m := range slices.Clone(list.Slice()) {
+			p.MakeMove(m)
+			asked += checkIsLegal(t, p, false)
+			p.UnmakeMove()
+		}
 	}
 	games := 6
 	if testing.Short() {

@@ -20,6 +20,11 @@ func pickAll(mp *movePicker, checkSEE bool, skipAt int) []board.Move {
 		if m == board.NullMove {
 			return out
 		}
+		// lastBad marks only losing captures and under-promotions (the
+		// search reduces them like quiet moves).
+		if p := mp.p; mp.lastBad && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion() {
+			panic("lastBad set for quiet move " + m.String())
+		}
 		out = append(out, m)
 	}
 }
@@ -93,7 +98,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 					t.Fatalf("%s: skipping picker gave %v twice or illegal", p.FEN(), m)
 				}
 				seen[m] = true
-				if quiet := !p.IsCapture(m) && !m.IsPromotion(); quiet && i > skipAt && !p.InCheck() && !p.GivesCheck(m) {
+				if quiet := !p.IsCapture(m) && !m.IsPromotion(); quiet && i >= skipAt && m != ttMove && !p.InCheck() && !p.GivesCheck(m) {
 					t.Fatalf("%s: quiet non-checking %v handed out after skipping began (%v)", p.FEN(), m, got)
 				}
 			}

@@ -314,6 +314,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		// Extensions: singular (the TT move is much better than every
 		// other) and check.
 		ext := 0
+		// The verification search runs at this ply in picker slot [1]; its
+		// depth (depth-1)/2 >= 3 keeps it out of quiescence, whose picker
+		// is slot [0], the one this node is using.
 		if !root && depth >= 7 && m == ttMove && excluded == board.NullMove && ttHit &&
 			tte.bound&BoundLower != 0 && tte.depth >= depth-3 && ttScore > -MateInMaxPly && ttScore < MateInMaxPly {
 			sBeta := ttScore - 2*depth
