@@ -239,30 +239,24 @@ func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboar
 	}
 	single &= allowed
 
+	if mode != genQuiets {
+		for b := single & promoRank; b != 0; {
+			to := b.PopLSB()
+			addPromotions(list, to-up, to)
+		}
+	}
+	if mode != genCaptures {
+		for b := single &^ promoRank; b != 0; {
+			to := b.PopLSB()
+			list.add(NewMove(to-up, to))
+		}
+		for b := double & allowed; b != 0; {
+			to := b.PopLSB()
+			list.add(NewMove(to-2*up, to))
+		}
+	}
 	if mode == genQuiets {
-		for b := single &^ promoRank; b != 0; {
-			to := b.PopLSB()
-			list.add(NewMove(to-up, to))
-		}
-		for b := double & allowed; b != 0; {
-			to := b.PopLSB()
-			list.add(NewMove(to-2*up, to))
-		}
 		return
-	}
-	for b := single & promoRank; b != 0; {
-		to := b.PopLSB()
-		addPromotions(list, to-up, to)
-	}
-	if mode == genAll {
-		for b := single &^ promoRank; b != 0; {
-			to := b.PopLSB()
-			list.add(NewMove(to-up, to))
-		}
-		for b := double & allowed; b != 0; {
-			to := b.PopLSB()
-			list.add(NewMove(to-2*up, to))
-		}
 	}
 	for b := west; b != 0; {
 		to := b.PopLSB()
