@@ -3,6 +3,9 @@ package search
 import (
 	"io"
 	"testing"
+	"time"
+
+	"chessforge/engine/board"
 )
 
 // BenchmarkBench runs the bench positions at depth 11 and reports nodes per
@@ -13,4 +16,19 @@ func BenchmarkBench(b *testing.B) {
 		nodes += Bench(11, io.Discard).Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// BenchmarkDepth18 is the issue's speed figure: `go depth 18` from the start
+// position with a 64 MiB table and one thread, from a fresh engine each time.
+func BenchmarkDepth18(b *testing.B) {
+	var nodes uint64
+	var searching time.Duration
+	for range b.N {
+		e := New(Options{HashMB: 64, Threads: 1, MultiPV: 1})
+		r := e.Search(board.NewPosition(), Limits{Depth: 18}, nil)
+		nodes += r.Nodes
+		searching += r.Time
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(float64(nodes)/searching.Seconds(), "nodes/s")
 }
