@@ -2,7 +2,9 @@ package board
 
 // GivesCheck reports whether the legal move m checks the opponent's king,
 // directly or by uncovering a slider, without making it (castling, en
-// passant and promotions, which are rare, are played out).
+// passant and promotions, which are rare, are played out). The squares that
+// give check and the pieces that may uncover one are computed once per
+// position, on the first call.
 func (p *Position) GivesCheck(m Move) bool {
 	if m&kindMask != kindNormal {
 		p.MakeMove(m)
@@ -10,34 +12,12 @@ func (p *Position) GivesCheck(m Move) bool {
 		p.UnmakeMove()
 		return c
 	}
-	us := p.side
-	ksq := p.KingSquare(us.Other())
+	ci := p.checkInfo()
 	from, to := m.From(), m.To()
-	pt := p.board[from].Type()
-	switch pt {
-	case Pawn:
-		if pawnAttacks[us][to].Has(ksq) {
-			return true
-		}
-	case Knight:
-		if knightAttacks[to].Has(ksq) {
-			return true
-		}
+	if ci.checkSquares[p.board[from]%6].Has(to) {
+		return true
 	}
-	// Any other check is along a line: from a slider landing on a line
-	// through the king, or uncovered by leaving one.
-	slider := pt == Bishop || pt == Rook || pt == Queen
-	if lineBB[ksq][from] == 0 && (!slider || lineBB[ksq][to] == 0) {
-		return false
-	}
-	occ := p.Occupied()&^SquareBB(from) | SquareBB(to)
-	rq := (p.pieces[Rook] | p.pieces[Queen]) & p.colors[us] &^ SquareBB(from)
-	bq := (p.pieces[Bishop] | p.pieces[Queen]) & p.colors[us] &^ SquareBB(from)
-	if pt == Rook || pt == Queen {
-		rq |= SquareBB(to)
-	}
-	if pt == Bishop || pt == Queen {
-		bq |= SquareBB(to)
-	}
-	return RookAttacks(ksq, occ)&rq != 0 || BishopAttacks(ksq, occ)&bq != 0
+	// A discovered check: the piece leaves the line between one of our
+	// sliders and the king.
+	return ci.discoverers.Has(from) && !lineBB[p.KingSquare(p.side.Other())][from].Has(to)
 }

@@ -84,7 +84,7 @@ func (p *Position) IsLegal(m Move) bool {
 			return false
 		}
 	}
-	return !p.pinned(us, ksq).Has(from) || lineBB[ksq][from].Has(to)
+	return !p.pinnedPieces().Has(from) || lineBB[ksq][from].Has(to)
 }
 
 // pawnReaches reports whether a pawn of colour us on from can move to to by

@@ -125,7 +125,7 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 	case genQuiets:
 		moveTarget = target &^ theirs
 	}
-	pinned := p.pinned(us, ksq)
+	pinned := p.pinnedPieces()
 
 	p.generatePawnMoves(list, us, pinned, ksq, target, mode)
 

@@ -119,11 +119,38 @@ func snapshot(p *Position) Position {
 }
 
 // sameState reports whether two positions have the same complete state,
-// history included.
+// history included. Which facts have been computed and cached (state.cached)
+// is left out: it is not part of the position, and checkCache proves the
+// cached values right.
 func sameState(a, b *Position) bool {
 	return a.board == b.board && a.pieces == b.pieces && a.colors == b.colors &&
-		a.side == b.side && a.fullmove == b.fullmove && a.st == b.st &&
-		slices.Equal(a.history, b.history)
+		a.side == b.side && a.fullmove == b.fullmove && sameSt(a.st, b.st) &&
+		slices.EqualFunc(a.history, b.history, sameSt)
+}
+
+// sameSt compares two states, the cache bits aside.
+func sameSt(a, b state) bool {
+	a.cached, b.cached = 0, 0
+	return a == b
+}
+
+// checkCache fails the test when a cached fact of the current position
+// differs from the value computed afresh.
+func checkCache(t *testing.T, p *Position, when string) {
+	t.Helper()
+	if p.st.cached&cachedPinned != 0 {
+		if got, want := p.info[p.Ply()].pinned, p.pinned(p.side, p.KingSquare(p.side)); got != want {
+			t.Fatalf("%s %s: cached pins %x, computed %x", p.FEN(), when, got, want)
+		}
+	}
+	if p.st.cached&cachedCheckInfo != 0 {
+		var want posInfo
+		p.fillCheckInfo(&want)
+		got := p.info[p.Ply()]
+		if got.discoverers != want.discoverers || got.checkSquares != want.checkSquares {
+			t.Fatalf("%s %s: cached check info %+v, computed %+v", p.FEN(), when, got, want)
+		}
+	}
 }
 
 // sameStateRecent is sameState with only the newest two history entries
@@ -135,8 +162,8 @@ func sameStateRecent(a, b *Position) bool {
 	}
 	k := max(0, n-2)
 	return a.board == b.board && a.pieces == b.pieces && a.colors == b.colors &&
-		a.side == b.side && a.fullmove == b.fullmove && a.st == b.st &&
-		slices.Equal(a.history[k:], b.history[k:])
+		a.side == b.side && a.fullmove == b.fullmove && sameSt(a.st, b.st) &&
+		slices.EqualFunc(a.history[k:], b.history[k:], sameSt)
 }
 
 // TestMakeUnmakeRestoresExactly plays every legal move (and a null move when
@@ -155,10 +182,18 @@ func TestMakeUnmakeRestoresExactly(t *testing.T) {
 			checkConsistent(t, p)
 			before := snapshot(p)
 			p.GenerateLegal(&list)
+			p.checkInfo() // the parent's cache, filled, must survive every child
+			checkCache(t, p, "before the moves")
 			ms := list
 			for _, m := range ms.Slice() {
 				p.MakeMove(m)
 				moves++
+				if p.st.cached != 0 {
+					t.Fatalf("%s after %s: cache bits %b carried into the new position", before.FEN(), m, p.st.cached)
+				}
+				p.pinnedPieces()
+				p.checkInfo()
+				checkCache(t, p, "after "+m.String())
 				if h := p.computeHash(); h != p.Hash() {
 					t.Fatalf("%s after %s: incremental hash %016x, recomputed %016x", before.FEN(), m, p.Hash(), h)
 				}
@@ -169,9 +204,16 @@ func TestMakeUnmakeRestoresExactly(t *testing.T) {
 				if !sameStateRecent(p, &before) {
 					t.Fatalf("%s: unmaking %s left %s", before.FEN(), m, p.FEN())
 				}
+				checkCache(t, p, "after unmaking "+m.String())
 			}
 			if !p.InCheck() {
 				p.MakeNullMove()
+				if p.st.cached != 0 {
+					t.Fatalf("%s after a null move: cache bits %b carried into the new position", before.FEN(), p.st.cached)
+				}
+				p.pinnedPieces()
+				p.checkInfo()
+				checkCache(t, p, "after a null move")
 				if h := p.computeHash(); h != p.Hash() {
 					t.Fatalf("%s after a null move: hash %016x, recomputed %016x", before.FEN(), p.Hash(), h)
 				}
@@ -179,6 +221,7 @@ func TestMakeUnmakeRestoresExactly(t *testing.T) {
 				if !sameState(p, &before) {
 					t.Fatalf("%s: unmaking a null move left %s", before.FEN(), p.FEN())
 				}
+				checkCache(t, p, "after unmaking a null move")
 			}
 		})
 	}

@@ -10,7 +10,28 @@ type state struct {
 	castle   CastleRights
 	ep       Square // FEN en-passant target, set after every double push
 	epHashed bool   // whether an en-passant capture is legal (and so hashed)
+	cached   uint8  // which parts of info[ply] hold this position's values
 	halfmove int
+}
+
+// Bits of state.cached. They are clear in a new state (MakeMove and
+// MakeNullMove clear them), and unmaking restores the earlier state's bits
+// along with the values in info, which the moves made since did not touch.
+const (
+	cachedPinned    uint8 = 1 << iota // info[ply].pinned
+	cachedCheckInfo                   // info[ply].discoverers and checkSquares
+)
+
+// posInfo holds facts about one position that several calls need and that
+// are computed on first use: the move generators and IsLegal need the pins,
+// GivesCheck the check squares. info[ply] belongs to the position after ply
+// moves; deeper entries are stale once unmade and are overwritten on use.
+type posInfo struct {
+	pinned      Bitboard // side to move's pieces pinned against its king
+	discoverers Bitboard // side to move's pieces whose moving off a line uncovers check
+	// checkSquares[t]: the squares from which a piece of type t of the side
+	// to move would attack the enemy king (none for the king).
+	checkSquares [6]Bitboard
 }
 
 // Position is a chess position with the history of the moves made on it since
@@ -23,7 +44,8 @@ type Position struct {
 	side     Color
 	fullmove int
 	st       state
-	history  []state // states before each move made, oldest first
+	history  []state   // states before each move made, oldest first
+	info     []posInfo // lazily computed facts, indexed by ply (see state.cached)
 }
 
 // castleMask[s] is the set of castling rights kept when a piece leaves or reaches s.
@@ -58,6 +80,8 @@ func (p *Position) Clone() *Position {
 	q := *p
 	q.history = make([]state, len(p.history), cap(p.history))
 	copy(q.history, p.history)
+	q.info = make([]posInfo, len(p.info))
+	copy(q.info, p.info)
 	return &q
 }
 
@@ -232,6 +256,7 @@ func (p *Position) MakeMove(m Move) {
 
 	st.move = m
 	st.captured = NoPiece
+	st.cached = 0
 	st.halfmove++
 	if st.epHashed {
 		st.hash ^= zobristEPFile[st.ep.File()]
@@ -360,6 +385,7 @@ func (p *Position) MakeNullMove() {
 	st.epHashed = false
 	st.move = NullMove
 	st.captured = NoPiece
+	st.cached = 0
 	st.halfmove++
 	st.checkers = 0
 	st.hash ^= zobristSide

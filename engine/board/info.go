@@ -1,0 +1,60 @@
+package board
+
+// infoEntry returns the info entry of the current position, growing the
+// table the first time a ply is reached (amortised, like the history).
+func (p *Position) infoEntry() *posInfo {
+	ply := len(p.history)
+	if ply >= len(p.info) {
+		p.growInfo(ply)
+	}
+	return &p.info[ply]
+}
+
+func (p *Position) growInfo(ply int) {
+	n := max(ply+1, 2*len(p.info), 64)
+	p.info = append(p.info, make([]posInfo, n-len(p.info))...)
+}
+
+// pinnedPieces returns the side to move's pieces pinned against its king,
+// computed once per position.
+func (p *Position) pinnedPieces() Bitboard {
+	in := p.infoEntry()
+	if p.st.cached&cachedPinned == 0 {
+		in.pinned = p.pinned(p.side, p.KingSquare(p.side))
+		p.st.cached |= cachedPinned
+	}
+	return in.pinned
+}
+
+// checkInfo returns the info entry with the check squares and discovered
+// check candidates filled in, computed once per position.
+func (p *Position) checkInfo() *posInfo {
+	in := p.infoEntry()
+	if p.st.cached&cachedCheckInfo == 0 {
+		p.fillCheckInfo(in)
+		p.st.cached |= cachedCheckInfo
+	}
+	return in
+}
+
+// fillCheckInfo computes the squares from which each of the side to move's
+// piece types would attack the enemy king, and the side to move's pieces
+// that stand alone between one of its sliders and the enemy king.
+func (p *Position) fillCheckInfo(in *posInfo) {
+	us, them := p.side, p.side.Other()
+	ksq := p.KingSquare(them)
+	occ := p.Occupied()
+	ours := p.colors[us]
+	b, r := BishopAttacks(ksq, occ), RookAttacks(ksq, occ)
+	in.checkSquares = [6]Bitboard{pawnAttacks[them][ksq], knightAttacks[ksq], b, r, b | r, 0}
+	snipers := (RookAttacks(ksq, 0)&(p.pieces[Rook]|p.pieces[Queen]) |
+		BishopAttacks(ksq, 0)&(p.pieces[Bishop]|p.pieces[Queen])) & ours
+	var disc Bitboard
+	for snipers != 0 {
+		s := snipers.PopLSB()
+		if bb := betweenBB[ksq][s] & occ; bb != 0 && !bb.More() {
+			disc |= bb & ours
+		}
+	}
+	in.discoverers = disc
+}
