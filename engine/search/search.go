@@ -497,6 +497,15 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 	}
 	pvNode := beta-alpha > 1
 
+	// The static evaluation comes before the table probe, although a table
+	// hit could have supplied it: the probe is likely a cache miss, and
+	// the evaluation's work overlaps the fetch that the parent's prefetch
+	// started. (Standing pat before probing would skip most probes, but it
+	// ignores deeper results stored for this position and grows the tree.)
+	standPat := -Infinity
+	if !inCheck {
+		standPat = w.ev.Evaluate(p)
+	}
 	key := p.Hash()
 	tte, ttHit := w.e.tt.Probe(key)
 	ttMove := board.NullMove
@@ -509,15 +518,8 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 			return s
 		}
 	}
-
 	bestScore := -MateScore + ply
-	standPat := -Infinity
 	if !inCheck {
-		if ttHit && tte.eval != -Infinity && tte.eval > -MateInMaxPly && tte.eval < MateInMaxPly {
-			standPat = tte.eval
-		} else {
-			standPat = w.ev.Evaluate(p)
-		}
 		if standPat >= beta {
 			return standPat
 		}
