@@ -1,5 +1,37 @@
 package board
 
+// pinnedPieces returns the side to move's pieces pinned against its king,
+// computed once per position.
+func (p *Position) pinnedPieces() Bitboard {
+	if p.st.cached&cachedPinned != 0 {
+		return p.info[len(p.history)].pinned
+	}
+	return p.computePinned()
+}
+
+func (p *Position) computePinned() Bitboard {
+	pinned := p.pinned(p.side, p.KingSquare(p.side))
+	p.infoEntry().pinned = pinned
+	p.st.cached |= cachedPinned
+	return pinned
+}
+
+// checkInfo returns the info entry with the check squares and discovered
+// check candidates filled in, computed once per position.
+func (p *Position) checkInfo() *posInfo {
+	if p.st.cached&cachedCheckInfo != 0 {
+		return &p.info[len(p.history)]
+	}
+	return p.computeCheckInfo()
+}
+
+func (p *Position) computeCheckInfo() *posInfo {
+	in := p.infoEntry()
+	p.fillCheckInfo(in)
+	p.st.cached |= cachedCheckInfo
+	return in
+}
+
 // infoEntry returns the info entry of the current position, growing the
 // table the first time a ply is reached (amortised, like the history).
 func (p *Position) infoEntry() *posInfo {
@@ -10,31 +42,10 @@ func (p *Position) infoEntry() *posInfo {
 	return &p.info[ply]
 }
 
+//go:noinline
 func (p *Position) growInfo(ply int) {
 	n := max(ply+1, 2*len(p.info), 64)
 	p.info = append(p.info, make([]posInfo, n-len(p.info))...)
-}
-
-// pinnedPieces returns the side to move's pieces pinned against its king,
-// computed once per position.
-func (p *Position) pinnedPieces() Bitboard {
-	in := p.infoEntry()
-	if p.st.cached&cachedPinned == 0 {
-		in.pinned = p.pinned(p.side, p.KingSquare(p.side))
-		p.st.cached |= cachedPinned
-	}
-	return in.pinned
-}
-
-// checkInfo returns the info entry with the check squares and discovered
-// check candidates filled in, computed once per position.
-func (p *Position) checkInfo() *posInfo {
-	in := p.infoEntry()
-	if p.st.cached&cachedCheckInfo == 0 {
-		p.fillCheckInfo(in)
-		p.st.cached |= cachedCheckInfo
-	}
-	return in
 }
 
 // fillCheckInfo computes the squares from which each of the side to move's
