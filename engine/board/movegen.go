@@ -18,7 +18,6 @@ const (
 
 // GenerateLegal fills list with every legal move.
 func (p *Position) GenerateLegal(list *MoveList) {
-	list.N = 0
 	p.generate(list, genAll)
 }
 
@@ -26,7 +25,6 @@ func (p *Position) GenerateLegal(list *MoveList) {
 // promotions, captures or not): the moves a quiescence search looks at. In
 // check it generates every legal evasion, as quiescence must.
 func (p *Position) GenerateCaptures(list *MoveList) {
-	list.N = 0
 	if p.InCheck() {
 		p.generate(list, genAll)
 		return
@@ -39,7 +37,6 @@ func (p *Position) GenerateCaptures(list *MoveList) {
 // legal move exactly once. A search generates them only when the captures
 // have not already produced a cutoff.
 func (p *Position) GenerateQuiets(list *MoveList) {
-	list.N = 0
 	p.generate(list, genQuiets)
 }
 
@@ -84,7 +81,17 @@ func (p *Position) attackedWith(s Square, by Color, occ Bitboard) bool {
 		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])&them != 0
 }
 
+// generate fills list with the legal moves of the mode. The generating
+// functions below write into the array and pass the count along in a local
+// (a uint8, so indexing needs no bounds check: a position has at most 218
+// legal moves), which keeps it in a register instead of going through
+// list.N at every move.
 func (p *Position) generate(list *MoveList, mode genMode) {
+	list.N = int(p.gen(&list.Moves, mode))
+}
+
+func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
+	var n uint8
 	us, them := p.side, p.side.Other()
 	ours, theirs := p.colors[us], p.colors[them]
 	occ := ours | theirs
@@ -103,11 +110,12 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 	for kingTargets != 0 {
 		to := kingTargets.PopLSB()
 		if !p.attackedWith(to, them, occNoKing) {
-			list.add(NewMove(ksq, to))
+			ml[n] = NewMove(ksq, to)
+			n++
 		}
 	}
 	if checkers.More() {
-		return
+		return n
 	}
 
 	// The squares other pieces may move to: anywhere not ours, or, in
@@ -117,22 +125,22 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 		c := checkers.LSB()
 		target = betweenBB[ksq][c] | checkers
 	}
-	captureTarget := target & theirs
 	moveTarget := target
 	switch mode {
 	case genCaptures:
-		moveTarget = captureTarget
+		moveTarget = target & theirs
 	case genQuiets:
 		moveTarget = target &^ theirs
 	}
 	pinned := p.pinnedPieces()
 
-	p.generatePawnMoves(list, us, pinned, ksq, target, mode)
+	n = p.genPawnMoves(ml, n, us, pinned, ksq, target, mode)
 
 	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
 		from := b.PopLSB()
 		for t := knightAttacks[from] & moveTarget; t != 0; {
-			list.add(NewMove(from, t.PopLSB()))
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
 		}
 	}
 	for b := (p.pieces[Bishop] | p.pieces[Queen]) & ours; b != 0; {
@@ -142,7 +150,8 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 			t &= lineBB[ksq][from]
 		}
 		for t != 0 {
-			list.add(NewMove(from, t.PopLSB()))
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
 		}
 	}
 	for b := (p.pieces[Rook] | p.pieces[Queen]) & ours; b != 0; {
@@ -152,72 +161,86 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 			t &= lineBB[ksq][from]
 		}
 		for t != 0 {
-			list.add(NewMove(from, t.PopLSB()))
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
 		}
 	}
 
 	if mode == genCaptures || checkers != 0 {
-		return
+		return n
 	}
-	p.generateCastling(list, us, occ)
+	return p.genCastling(ml, n, us, occ)
 }
 
 func (p *Position) generateCastling(list *MoveList, us Color, occ Bitboard) {
+	list.N = int(p.genCastling(&list.Moves, uint8(list.N), us, occ))
+}
+
+func (p *Position) genCastling(ml *[256]Move, n uint8, us Color, occ Bitboard) uint8 {
 	them := us.Other()
 	cr := p.st.castle
 	if us == White {
 		if cr&WhiteKingside != 0 && occ&(SquareBB(F1)|SquareBB(G1)) == 0 &&
 			!p.attackedWith(F1, them, occ) && !p.attackedWith(G1, them, occ) {
-			list.add(newCastling(E1, G1))
+			ml[n] = newCastling(E1, G1)
+			n++
 		}
 		if cr&WhiteQueenside != 0 && occ&(SquareBB(B1)|SquareBB(C1)|SquareBB(D1)) == 0 &&
 			!p.attackedWith(D1, them, occ) && !p.attackedWith(C1, them, occ) {
-			list.add(newCastling(E1, C1))
+			ml[n] = newCastling(E1, C1)
+			n++
 		}
-		return
+		return n
 	}
 	if cr&BlackKingside != 0 && occ&(SquareBB(F8)|SquareBB(G8)) == 0 &&
 		!p.attackedWith(F8, them, occ) && !p.attackedWith(G8, them, occ) {
-		list.add(newCastling(E8, G8))
+		ml[n] = newCastling(E8, G8)
+		n++
 	}
 	if cr&BlackQueenside != 0 && occ&(SquareBB(B8)|SquareBB(C8)|SquareBB(D8)) == 0 &&
 		!p.attackedWith(D8, them, occ) && !p.attackedWith(C8, them, occ) {
-		list.add(newCastling(E8, C8))
+		ml[n] = newCastling(E8, C8)
+		n++
 	}
+	return n
 }
 
-func addPromotions(list *MoveList, from, to Square) {
-	list.add(NewPromotion(from, to, Queen))
-	list.add(NewPromotion(from, to, Knight))
-	list.add(NewPromotion(from, to, Rook))
-	list.add(NewPromotion(from, to, Bishop))
+// addPromotions adds the four promotions of a pawn moving from from to to.
+func addPromotions(ml *[256]Move, n uint8, from, to Square) uint8 {
+	ml[n] = NewPromotion(from, to, Queen)
+	ml[n+1] = NewPromotion(from, to, Knight)
+	ml[n+2] = NewPromotion(from, to, Rook)
+	ml[n+3] = NewPromotion(from, to, Bishop)
+	return n + 4
 }
 
-// generatePawnMoves adds pawn pushes, captures, promotions and en passant.
+// genPawnMoves adds pawn pushes, captures, promotions and en passant.
 // target is the set of squares allowed by check (all non-own squares when
 // not in check). Pawns that are not pinned move in bulk; a pinned pawn (rare)
 // goes through the same code with its targets cut down to the pin line.
-func (p *Position) generatePawnMoves(list *MoveList, us Color, pinned Bitboard, ksq Square, target Bitboard, mode genMode) {
+func (p *Position) genPawnMoves(ml *[256]Move, n uint8, us Color, pinned Bitboard, ksq Square, target Bitboard, mode genMode) uint8 {
 	pawns := p.pieces[Pawn] & p.colors[us]
-	p.addPawnMoves(list, us, pawns&^pinned, target, mode)
+	n = p.addPawnMoves(ml, n, us, pawns&^pinned, target, mode)
 	for b := pawns & pinned; b != 0; {
 		from := b.PopLSB()
-		p.addPawnMoves(list, us, SquareBB(from), target&lineBB[ksq][from], mode)
+		n = p.addPawnMoves(ml, n, us, SquareBB(from), target&lineBB[ksq][from], mode)
 	}
 
 	// En passant: verified by playing it out on the bitboards.
 	if p.st.epHashed && mode != genQuiets {
 		for b := pawnAttacks[us.Other()][p.st.ep] & pawns; b != 0; {
 			if from := b.PopLSB(); p.enPassantSafe(from) {
-				list.add(newEnPassant(from, p.st.ep))
+				ml[n] = newEnPassant(from, p.st.ep)
+				n++
 			}
 		}
 	}
+	return n
 }
 
 // addPawnMoves adds the pushes, captures and promotions (en passant aside)
 // of the pawns in pawns that land on squares in allowed.
-func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboard, mode genMode) {
+func (p *Position) addPawnMoves(ml *[256]Move, n uint8, us Color, pawns, allowed Bitboard, mode genMode) uint8 {
 	empty := ^p.Occupied()
 	enemies := p.colors[us.Other()] & allowed
 	// up, dw and de are the steps of a push and of the captures towards the
@@ -242,36 +265,41 @@ func (p *Position) addPawnMoves(list *MoveList, us Color, pawns, allowed Bitboar
 	if mode != genQuiets {
 		for b := single & promoRank; b != 0; {
 			to := b.PopLSB()
-			addPromotions(list, to-up, to)
+			n = addPromotions(ml, n, to-up, to)
 		}
 	}
 	if mode != genCaptures {
 		for b := single &^ promoRank; b != 0; {
 			to := b.PopLSB()
-			list.add(NewMove(to-up, to))
+			ml[n] = NewMove(to-up, to)
+			n++
 		}
 		for b := double & allowed; b != 0; {
 			to := b.PopLSB()
-			list.add(NewMove(to-2*up, to))
+			ml[n] = NewMove(to-2*up, to)
+			n++
 		}
 	}
 	if mode == genQuiets {
-		return
+		return n
 	}
 	for b := west; b != 0; {
 		to := b.PopLSB()
 		if promoRank.Has(to) {
-			addPromotions(list, to-dw, to)
+			n = addPromotions(ml, n, to-dw, to)
 		} else {
-			list.add(NewMove(to-dw, to))
+			ml[n] = NewMove(to-dw, to)
+			n++
 		}
 	}
 	for b := east; b != 0; {
 		to := b.PopLSB()
 		if promoRank.Has(to) {
-			addPromotions(list, to-de, to)
+			n = addPromotions(ml, n, to-de, to)
 		} else {
-			list.add(NewMove(to-de, to))
+			ml[n] = NewMove(to-de, to)
+			n++
 		}
 	}
+	return n
 }
