@@ -55,12 +55,12 @@ func (p Piece) Color() Color {
 }
 
 // Type returns the piece's type, or NoPieceType for NoPiece.
-func (p Piece) Type() PieceType {
-	if p == NoPiece {
-		return NoPieceType
-	}
-	return PieceType(p % 6)
-}
+func (p Piece) Type() PieceType { return pieceTypes[p&15] }
+
+// pieceTypes[p] is the type of piece p: a look-up without a branch, as
+// the search asks for the types of captured pieces, empty squares included.
+var pieceTypes = [16]PieceType{Pawn, Knight, Bishop, Rook, Queen, King,
+	Pawn, Knight, Bishop, Rook, Queen, King, NoPieceType, NoPieceType, NoPieceType, NoPieceType}
 
 const pieceLetters = "PNBRQKpnbrqk"
 
