@@ -177,10 +177,14 @@ func (mp *movePicker) initList(p *board.Position) {
 }
 
 // generateCaptures fills the list with the captures and promotions other
-// than the TT move, scored.
+// than the TT move, scored. In the main search it also prefetches the table
+// bucket of each capture's child: the fetches then overlap one another and
+// the search of the moves before them (quiescence children, which do not
+// probe the table, need none).
 func (mp *movePicker) generateCaptures() {
 	p := mp.p
 	p.GenerateCaptures(&mp.list)
+	prefetch := mp.stage == stageCapturesInit
 	n := 0
 	for _, m := range mp.list.Slice() {
 		if m == mp.ttMove {
@@ -188,6 +192,9 @@ func (mp *movePicker) generateCaptures() {
 		}
 		mp.list.Moves[n] = m
 		mp.scores[n] = captureScore(p, m)
+		if prefetch {
+			mp.w.e.tt.Prefetch(p.KeyAfter(m))
+		}
 		n++
 	}
 	mp.list.N = n
