@@ -184,7 +184,7 @@ func (mp *movePicker) initList(p *board.Position) {
 func (mp *movePicker) generateCaptures() {
 	p := mp.p
 	p.GenerateCaptures(&mp.list)
-	prefetch := mp.stage == stageCapturesInit
+	prefetchChildren := mp.stage == stageCapturesInit
 	n := 0
 	for _, m := range mp.list.Slice() {
 		if m == mp.ttMove {
@@ -192,7 +192,7 @@ func (mp *movePicker) generateCaptures() {
 		}
 		mp.list.Moves[n] = m
 		mp.scores[n] = captureScore(p, m)
-		if prefetch {
+		if prefetchChildren {
 			mp.w.e.tt.Prefetch(p.KeyAfter(m))
 		}
 		n++
