@@ -46,7 +46,7 @@ type evaluator struct {
 	occ     board.Bitboard
 	pawns   [2]board.Bitboard
 	kingSq  [2]board.Square
-	count   [2][6]int
+	count   [2][6]int // c's knights to queens (pawns are not counted)
 	pawnAtt [2]board.Bitboard
 	att     [2]board.Bitboard    // squares c attacks
 	att2    [2]board.Bitboard    // squares c attacks at least twice
@@ -189,7 +189,6 @@ func (e *evaluator) setup() {
 	for c := board.White; c <= board.Black; c++ {
 		us, n := p.Occupancy(c), &e.count[c]
 		e.bare[c] = !us.More()
-		n[board.Pawn] = (p.PiecesOfType(board.Pawn) & us).Count()
 		n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
 		n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
 		n[board.Rook] = (p.PiecesOfType(board.Rook) & us).Count()
@@ -220,34 +219,37 @@ func (e *evaluator) setup() {
 }
 
 // pawnStructure scores c's pawns: material, squares, and structure. It
-// also sets e.passed[c].
+// also sets e.passed[c]. Each structural term is found for all of c's
+// pawns at once, with set operations, so that no branch depends on a
+// pawn's neighbours; only the per-rank terms visit their pawns.
 func (e *evaluator) pawnStructure(c board.Color) score {
-	us, them := e.pawns[c], e.pawns[c.Other()]
-	if us == 0 {
-		return 0
-	}
-	sum := e.term(c, fMaterial+int(board.Pawn), e.count[c][board.Pawn])
-	var passed board.Bitboard
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	them := c ^ 1
+	us, enemy := e.pawns[c], e.pawns[them]
+	var sum score
 	for bb := us; bb != 0; {
-		s := bb.PopLSB()
-		r := relRank(c, s)
-		sum += e.term(c, psqtIndex(board.Pawn, relSquare(c, s)), 1)
-		sb := board.SquareBB(s)
-		if adjacentFiles[s.File()]&us == 0 {
-			sum += e.term(c, fPawnIsolated, 1)
-		} else if supportSpan[c][s]&us == 0 && forward(c, sb)&e.pawnAtt[c.Other()] != 0 {
-			sum += e.term(c, fPawnBackward, 1)
-		}
-		if forwardFile[c][s]&us != 0 {
-			sum += e.term(c, fPawnDoubled, 1)
-		}
-		if board.PawnAttacks(c.Other(), s)&us != 0 || (sb.East()|sb.West())&us != 0 {
-			sum += e.term(c, fPawnConnected+r, 1)
-		}
-		if passedMask[c][s]&them == 0 && forwardFile[c][s]&us == 0 {
-			passed |= sb
-			sum += e.term(c, fPassedRank+r, 1)
-		}
+		sum += e.piece(c, board.Pawn, bb.PopLSB())
+	}
+	beside := us.East() | us.West()
+	// Isolated: no own pawn on an adjacent file. Backward (when not
+	// isolated): no own pawn on an adjacent file level with it or behind,
+	// and the square ahead attacked by an enemy pawn.
+	files := fileFill(us)
+	isolated := us &^ (files.East() | files.West())
+	supported := fillAhead(c, beside)
+	backward := us &^ isolated &^ supported & forward(them, e.pawnAtt[them])
+	// Doubled: an own pawn ahead on its file. Passed, in addition: no
+	// enemy pawn ahead on its file or an adjacent one.
+	doubled := us & fillAhead(them, forward(them, us))
+	passed := us &^ doubled &^ fillAhead(them, forward(them, enemy|enemy.East()|enemy.West()))
+	sum += e.term(c, fPawnIsolated, isolated.Count()) + e.term(c, fPawnBackward, backward.Count()) +
+		e.term(c, fPawnDoubled, doubled.Count())
+	// Connected: defended by an own pawn or standing beside one.
+	for bb := us & (e.pawnAtt[c] | beside); bb != 0; {
+		sum += e.term(c, fPawnConnected+relRank(c, bb.PopLSB()), 1)
+	}
+	for bb := passed; bb != 0; {
+		sum += e.term(c, fPassedRank+relRank(c, bb.PopLSB()), 1)
 	}
 	e.passed[c] = passed
 	return sum
@@ -262,10 +264,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	them := c ^ 1
 	n := &e.count[c]
-	sum := e.term(c, fMaterial+int(board.Knight), n[board.Knight]) +
-		e.term(c, fMaterial+int(board.Bishop), n[board.Bishop]) +
-		e.term(c, fMaterial+int(board.Rook), n[board.Rook]) +
-		e.term(c, fMaterial+int(board.Queen), n[board.Queen])
+	var sum score
 	if n[board.Bishop] >= 2 {
 		sum += e.term(c, fBishopPair, 1)
 	}
@@ -282,7 +281,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	for bb := p.Pieces(c, board.Knight); bb != 0; {
 		s := bb.PopLSB()
 		a := board.KnightAttacks(s)
-		sum += e.term(c, psqtIndex(board.Knight, relSquare(c, s)), 1) + e.term(c, fMobKnight+(a&mobArea).Count(), 1)
+		sum += e.piece(c, board.Knight, s) + e.term(c, fMobKnight+(a&mobArea).Count(), 1)
 		att2, att, by = att2|att&a, att|a, by|a
 		z := a & zone
 		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
@@ -295,7 +294,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	for bb := p.Pieces(c, board.Bishop); bb != 0; {
 		s := bb.PopLSB()
 		a := board.BishopAttacks(s, e.occ)
-		sum += e.term(c, psqtIndex(board.Bishop, relSquare(c, s)), 1) + e.term(c, fMobBishop+(a&mobArea).Count(), 1)
+		sum += e.piece(c, board.Bishop, s) + e.term(c, fMobBishop+(a&mobArea).Count(), 1)
 		att2, att, by = att2|att&a, att|a, by|a
 		z := a & zone
 		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
@@ -313,7 +312,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	for bb := p.Pieces(c, board.Rook); bb != 0; {
 		s := bb.PopLSB()
 		a := board.RookAttacks(s, e.occ)
-		sum += e.term(c, psqtIndex(board.Rook, relSquare(c, s)), 1) + e.term(c, fMobRook+(a&mobArea).Count(), 1)
+		sum += e.piece(c, board.Rook, s) + e.term(c, fMobRook+(a&mobArea).Count(), 1)
 		att2, att, by = att2|att&a, att|a, by|a
 		z := a & zone
 		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
@@ -335,7 +334,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	for bb := p.Pieces(c, board.Queen); bb != 0; {
 		s := bb.PopLSB()
 		a := board.QueenAttacks(s, e.occ)
-		sum += e.term(c, psqtIndex(board.Queen, relSquare(c, s)), 1) + e.term(c, fMobQueen+(a&mobArea).Count(), 1)
+		sum += e.piece(c, board.Queen, s) + e.term(c, fMobQueen+(a&mobArea).Count(), 1)
 		att2, att, by = att2|att&a, att|a, by|a
 		z := a & zone
 		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
@@ -347,6 +346,17 @@ func (e *evaluator) pieces(c board.Color) score {
 	e.att[c], e.att2[c] = att, att2
 	e.zoneAttacks[c] = zoneAttacks
 	return sum
+}
+
+// piece returns the material and square terms of c's piece of type t (a
+// pawn to a queen) on s, one lookup in pieceSquare, and records both when
+// tracing.
+func (e *evaluator) piece(c board.Color, t board.PieceType, s board.Square) score {
+	if e.tr != nil {
+		e.tr.lin[c][fMaterial+int(t)]++
+		e.tr.lin[c][psqtIndex(t, relSquare(c, s))]++
+	}
+	return pieceSquare[t][relSquare(c, s)&63]
 }
 
 // outpost reports whether c's minor piece on s stands on an outpost: on

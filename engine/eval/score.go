@@ -1,5 +1,7 @@
 package eval
 
+import "chessforge/engine/board"
+
 // score packs a {midgame, endgame} pair into one integer, the midgame value
 // times 2³² plus the endgame value, so that one addition, or one
 // multiplication by a count, acts on both halves at once. Every sum the
@@ -21,8 +23,23 @@ func (s score) mg() int { return int((int64(s) - int64(s.eg())) >> 32) }
 // start-up; the evaluation reads only this copy.
 var packed [NumFeatures]score
 
+// pieceSquare holds, by piece type and square from the owner's side (see
+// relSquare), the packed material weight (none for the king) plus the
+// packed square weight of a piece standing there, built once from packed:
+// one lookup for both terms.
+var pieceSquare [6][64]score
+
 func init() {
 	for f, w := range weights {
 		packed[f] = pack(w.MG, w.EG)
+	}
+	for t := board.Pawn; t <= board.King; t++ {
+		for s := board.Square(0); s < 64; s++ {
+			v := packed[psqtIndex(t, s)]
+			if t != board.King {
+				v += packed[fMaterial+int(t)]
+			}
+			pieceSquare[t][s] = v
+		}
 	}
 }

@@ -101,3 +101,21 @@ func forward(c board.Color, b board.Bitboard) board.Bitboard {
 	}
 	return b.South()
 }
+
+// fillAhead returns b with every square ahead of a member, from c's side,
+// added: a fill towards c's far side.
+func fillAhead(c board.Color, b board.Bitboard) board.Bitboard {
+	if c == board.White {
+		b |= b << 8
+		b |= b << 16
+		return b | b<<32
+	}
+	b |= b >> 8
+	b |= b >> 16
+	return b | b>>32
+}
+
+// fileFill returns the files that hold a member of b.
+func fileFill(b board.Bitboard) board.Bitboard {
+	return board.Bitboard(uint8(fillAhead(board.Black, b))) * board.FileA
+}
