@@ -14,7 +14,7 @@ func (p *Position) GivesCheck(m Move) bool {
 	}
 	ci := p.checkInfo()
 	from, to := m.From(), m.To()
-	if ci.checkSquares[p.board[from]%6].Has(to) {
+	if ci.checkSquares[p.board[from]&15].Has(to) {
 		return true
 	}
 	// A discovered check: the piece leaves the line between one of our

@@ -6,7 +6,8 @@ import (
 )
 
 // GivesCheck must agree with making the move and looking, on every legal
-// move of positions from random playouts.
+// move of positions from random playouts; so must the checkers MakeMove
+// derives from the check info GivesCheck leaves behind.
 func TestGivesCheckAgreesWithMakeMove(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	starts := []string{StartFEN,
@@ -29,7 +30,13 @@ func TestGivesCheckAgreesWithMakeMove(t *testing.T) {
 				for _, m := range list.Slice() {
 					got := p.GivesCheck(m)
 					p.MakeMove(m)
-					want := p.InCheck()
+					// Looked up afresh: MakeMove's own checkers come from
+					// the same check info as GivesCheck.
+					us := p.SideToMove()
+					want := p.AttackersTo(p.KingSquare(us), p.Occupied())&p.Occupancy(us.Other()) != 0
+					if want != p.InCheck() {
+						t.Fatalf("%s after %s: InCheck %v, attackers say %v", p.FEN(), m, p.InCheck(), want)
+					}
 					p.UnmakeMove()
 					if got != want {
 						t.Fatalf("%s: GivesCheck(%s) = %v, want %v", p.FEN(), m, got, want)

@@ -57,7 +57,10 @@ func (p *Position) fillCheckInfo(in *posInfo) {
 	occ := p.Occupied()
 	ours := p.colors[us]
 	b, r := BishopAttacks(ksq, occ), RookAttacks(ksq, occ)
-	in.checkSquares = [6]Bitboard{pawnAttacks[them][ksq], knightAttacks[ksq], b, r, b | r, 0}
+	base := MakePiece(us, Pawn)
+	in.checkSquares = [16]Bitboard{}
+	cs := in.checkSquares[base : base+5]
+	cs[Pawn], cs[Knight], cs[Bishop], cs[Rook], cs[Queen] = pawnAttacks[them][ksq], knightAttacks[ksq], b, r, b|r
 	snipers := (RookAttacks(ksq, 0)&(p.pieces[Rook]|p.pieces[Queen]) |
 		BishopAttacks(ksq, 0)&(p.pieces[Bishop]|p.pieces[Queen])) & ours
 	var disc Bitboard

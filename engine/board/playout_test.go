@@ -191,6 +191,9 @@ func TestMakeUnmakeRestoresExactly(t *testing.T) {
 				if p.st.cached != 0 {
 					t.Fatalf("%s after %s: cache bits %b carried into the new position", before.FEN(), m, p.st.cached)
 				}
+				if c := p.AttackersTo(p.KingSquare(p.side), p.Occupied()) & p.colors[p.side.Other()]; c != p.st.checkers {
+					t.Fatalf("%s after %s: checkers %x, recomputed %x", before.FEN(), m, p.st.checkers, c)
+				}
 				p.pinnedPieces()
 				p.checkInfo()
 				checkCache(t, p, "after "+m.String())

@@ -29,9 +29,10 @@ const (
 type posInfo struct {
 	pinned      Bitboard // side to move's pieces pinned against its king
 	discoverers Bitboard // side to move's pieces whose moving off a line uncovers check
-	// checkSquares[t]: the squares from which a piece of type t of the side
-	// to move would attack the enemy king (none for the king).
-	checkSquares [6]Bitboard
+	// checkSquares[pc]: the squares from which piece pc of the side to move
+	// would attack the enemy king (none for the king and the other side's
+	// pieces); indexed by piece, so that GivesCheck needs no type look-up.
+	checkSquares [16]Bitboard
 }
 
 // Position is a chess position with the history of the moves made on it since
@@ -250,6 +251,7 @@ func (p *Position) setEnPassant(ep Square) {
 func (p *Position) MakeMove(m Move) {
 	p.history = append(p.history, p.st)
 	st := &p.st
+	hadCheckInfo := st.cached&cachedCheckInfo != 0
 	us, them := p.side, p.side.Other()
 	from, to := m.From(), m.To()
 	pc := p.board[from]
@@ -314,7 +316,28 @@ func (p *Position) MakeMove(m Move) {
 	if pc.Type() == Pawn && (to-from == 16 || from-to == 16) {
 		p.setEnPassant((from + to) / 2)
 	}
+	if hadCheckInfo && m&kindMask == kindNormal {
+		// The check info of the position before the move (GivesCheck
+		// computed it) tells the checks apart without looking at every
+		// attacker: the moved piece, or sliders it uncovered.
+		ci := &p.info[len(p.history)-1]
+		st.checkers = 0
+		if ci.checkSquares[pc&15].Has(to) {
+			st.checkers = SquareBB(to)
+		}
+		if ci.discoverers.Has(from) {
+			st.checkers |= p.sliderAttackersBy(us, p.KingSquare(them))
+		}
+		return
+	}
 	st.checkers = p.attackersBy(us, p.KingSquare(them))
+}
+
+// sliderAttackersBy returns colour c's bishops, rooks and queens that attack s.
+func (p *Position) sliderAttackersBy(c Color, s Square) Bitboard {
+	occ := p.Occupied()
+	return (BishopAttacks(s, occ)&(p.pieces[Bishop]|p.pieces[Queen]) |
+		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])) & p.colors[c]
 }
 
 // attackersBy returns colour c's pieces that attack s (a king cannot give
