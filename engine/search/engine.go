@@ -194,7 +194,8 @@ type worker struct {
 	stack   [MaxPly + 4]frame
 	pv      [MaxPly + 2][MaxPly + 2]board.Move
 	pvLen   [MaxPly + 2]int
-	history [2][64][64]int32
+	// history[side][from][to] scores quiet moves; gravity keeps it within ±16384.
+	history [2][64][64]int16
 	counter [12][64]board.Move
 	// contHist[piece][to] scores a quiet move by the move made one or two
 	// plies before it (continuation history).

@@ -161,7 +161,7 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 		case p.IsCapture(m) || m.IsPromotion():
 			s = scoreGoodCapture + mvvLVA(p, m)
 		default: // a quiet evasion
-			s = w.history[us][m.From()][m.To()]
+			s = int32(w.history[us][m.From()][m.To()])
 		}
 		mp.scores[i] = s
 	}

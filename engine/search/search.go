@@ -452,20 +452,15 @@ func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []boar
 // updateQuiet adds bonus to a quiet move's history and continuation histories.
 func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch1, ch2 *contTable) {
 	pc := w.pos.PieceAt(m.From())
-	gravity32(&w.history[us][m.From()][m.To()], bonus)
-	gravity16(&ch1[pc][m.To()], bonus)
-	gravity16(&ch2[pc][m.To()], bonus)
+	gravity(&w.history[us][m.From()][m.To()], bonus)
+	gravity(&ch1[pc][m.To()], bonus)
+	gravity(&ch2[pc][m.To()], bonus)
 }
 
-// gravity32 and gravity16 move a history score towards ±16384 by bonus,
-// slower the closer it is, so that scores stay bounded and recent results
-// weigh more.
-func gravity32(h *int32, bonus int) {
-	v := int(*h)
-	*h = int32(v + bonus - v*abs(bonus)/16384)
-}
-
-func gravity16(h *int16, bonus int) {
+// gravity moves a history score towards ±16384 by bonus (|bonus| <= 16384),
+// slower the closer it is, so that scores stay bounded (they fit an int16)
+// and recent results weigh more.
+func gravity(h *int16, bonus int) {
 	v := int(*h)
 	*h = int16(v + bonus - v*abs(bonus)/16384)
 }
