@@ -191,9 +191,9 @@ type worker struct {
 	pvIdx     int
 	completed int // depth of the last completed iteration
 
-	stack   [MaxPly + 4]frame
-	pv      [MaxPly + 2][MaxPly + 2]board.Move
-	pvLen   [MaxPly + 2]int
+	stack [MaxPly + 4]frame
+	pv    [MaxPly + 2][MaxPly + 2]board.Move
+	pvLen [MaxPly + 2]int
 	// history[side][from][to] scores quiet moves; gravity keeps it within ±16384.
 	history [2][64][64]int16
 	counter [12][64]board.Move
