@@ -106,7 +106,9 @@ func (e *evaluator) ksTerm(c board.Color, f, n int) score {
 // king-shelter terms come from cache when it is not nil (never when
 // tracing: a cached entry has no per-feature counts).
 func (e *evaluator) evaluate(p *board.Position, cache *pawnCache) int {
-	e.p = p
+	// Every other field is set before it is read, so that an evaluator
+	// can be reused without zeroing it.
+	e.p, e.s, e.ks = p, [2]score{}, [2]score{}
 	if p.PiecesOfType(board.Pawn)|p.PiecesOfType(board.Rook)|p.PiecesOfType(board.Queen) == 0 && p.IsInsufficientMaterial() {
 		if e.tr != nil {
 			e.tr.draw = true
@@ -566,7 +568,12 @@ func (e *evaluator) mateDriveTerms(c board.Color) score {
 // scaleFor returns the scale (of ScaleNormal) that applies when the
 // tapered score favours c: drawish material gets less.
 func (e *evaluator) scaleFor(c board.Color) int {
-	w := c.Other()
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	w := c ^ 1
+	oneBishopEach := e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1
+	if e.pawns[c] != 0 && !oneBishopEach {
+		return ScaleNormal // the usual case, settled before the material sums
+	}
 	npm := func(x board.Color) int {
 		n := &e.count[x]
 		return 3*(n[board.Knight]+n[board.Bishop]) + 5*n[board.Rook] + 9*n[board.Queen]
@@ -586,7 +593,7 @@ func (e *evaluator) scaleFor(c board.Color) int {
 			return 8 // two knights cannot force mate
 		}
 	}
-	if e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1 {
+	if oneBishopEach {
 		b1 := e.p.Pieces(c, board.Bishop)
 		b2 := e.p.Pieces(w, board.Bishop)
 		if (b1&board.DarkSquares != 0) != (b2&board.DarkSquares != 0) {

@@ -13,7 +13,7 @@ func (e *untraced) ksTerm(c board.Color, f, n int) score {
 }
 
 func (e *untraced) evaluate(p *board.Position, cache *pawnCache) int {
-	e.p = p
+	e.p, e.s, e.ks = p, [2]score{}, [2]score{}
 	if p.PiecesOfType(board.Pawn)|p.PiecesOfType(board.Rook)|p.PiecesOfType(board.Queen) == 0 && p.IsInsufficientMaterial() {
 		return 0
 	}
@@ -395,7 +395,12 @@ func (e *untraced) mateDriveTerms(c board.Color) score {
 }
 
 func (e *untraced) scaleFor(c board.Color) int {
-	w := c.Other()
+	c &= 1
+	w := c ^ 1
+	oneBishopEach := e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1
+	if e.pawns[c] != 0 && !oneBishopEach {
+		return ScaleNormal
+	}
 	npm := func(x board.Color) int {
 		n := &e.count[x]
 		return 3*(n[board.Knight]+n[board.Bishop]) + 5*n[board.Rook] + 9*n[board.Queen]
@@ -415,7 +420,7 @@ func (e *untraced) scaleFor(c board.Color) int {
 			return 8
 		}
 	}
-	if e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1 {
+	if oneBishopEach {
 		b1 := e.p.Pieces(c, board.Bishop)
 		b2 := e.p.Pieces(w, board.Bishop)
 		if (b1&board.DarkSquares != 0) != (b2&board.DarkSquares != 0) {

@@ -27,6 +27,7 @@ const pawnCacheBits = 14
 // NewEvaluator allocates it at once.
 type Evaluator struct {
 	cache pawnCache
+	e     untraced // the evaluation's state, reused rather than zeroed at each call
 }
 
 // NewEvaluator returns an Evaluator with its pawn cache allocated.
@@ -48,8 +49,7 @@ func (ev *Evaluator) Evaluate(p *board.Position) int {
 	if ev.cache.table == nil {
 		ev.cache.init(pawnCacheBits)
 	}
-	var e untraced
-	v := e.evaluate(p, &ev.cache)
+	v := ev.e.evaluate(p, &ev.cache)
 	if p.SideToMove() == board.Black {
 		return -v
 	}
