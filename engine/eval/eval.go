@@ -184,40 +184,53 @@ func squarePos(u int) int64 {
 	return int64(u) * int64(u)
 }
 
-// setup fills in the pawn and king attacks and the masks the terms share.
+// setup fills in the pawn and king attacks and the masks the terms share,
+// one call per colour, each with a constant colour.
 func (e *evaluator) setup() {
+	e.occ = e.p.Occupied()
+	e.setupSide(board.White)
+	e.setupSide(board.Black)
+	e.mobArea[board.White] = e.mobileSquares(board.White)
+	e.mobArea[board.Black] = e.mobileSquares(board.Black)
+}
+
+// setupSide fills in c's counts, pawns, king square, pawn and king attacks
+// and king zone.
+func (e *evaluator) setupSide(c board.Color) {
 	p := e.p
-	e.occ = p.Occupied()
-	for c := board.White; c <= board.Black; c++ {
-		us, n := p.Occupancy(c), &e.count[c]
-		e.bare[c] = !us.More()
-		n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
-		n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
-		n[board.Rook] = (p.PiecesOfType(board.Rook) & us).Count()
-		n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
-		e.pawns[c] = p.Pieces(c, board.Pawn)
-		k := p.KingSquare(c)
-		e.kingSq[c] = k
-		ahead := forward(c, e.pawns[c])
-		west, east := ahead.West(), ahead.East()
-		e.pawnAtt[c] = west | east
-		ka := board.KingAttacks(k)
-		e.attBy[c][board.Pawn] = e.pawnAtt[c]
-		e.attBy[c][board.King] = ka
-		e.att[c] = e.pawnAtt[c] | ka
-		e.att2[c] = (west & east) | (e.pawnAtt[c] & ka)
-		z := ka | board.SquareBB(k)
-		e.zone[c] = z | forward(c, z)
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	us, n := p.Occupancy(c), &e.count[c]
+	e.bare[c] = !us.More()
+	n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
+	n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
+	n[board.Rook] = (p.PiecesOfType(board.Rook) & us).Count()
+	n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
+	pawns := p.PiecesOfType(board.Pawn) & us
+	e.pawns[c] = pawns
+	k := p.KingSquare(c)
+	e.kingSq[c] = k
+	ahead := forward(c, pawns)
+	west, east := ahead.West(), ahead.East()
+	pawnAtt := west | east
+	ka := board.KingAttacks(k)
+	e.pawnAtt[c], e.attBy[c][board.Pawn], e.attBy[c][board.King] = pawnAtt, pawnAtt, ka
+	e.att[c] = pawnAtt | ka
+	e.att2[c] = (west & east) | (pawnAtt & ka)
+	z := ka | board.SquareBB(k)
+	e.zone[c] = z | forward(c, z)
+}
+
+// mobileSquares returns the squares where c's pieces count as mobile: not
+// those of its king, of its pawns that are blocked or on their first two
+// ranks, or attacked by enemy pawns. Both sides must be set up.
+func (e *evaluator) mobileSquares(c board.Color) board.Bitboard {
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	low := board.Rank2 | board.Rank3
+	if c == board.Black {
+		low = board.Rank7 | board.Rank6
 	}
-	for c := board.White; c <= board.Black; c++ {
-		them := c.Other()
-		low := board.Rank2 | board.Rank3
-		if c == board.Black {
-			low = board.Rank7 | board.Rank6
-		}
-		stuck := e.pawns[c] & (forward(them, e.occ) | low)
-		e.mobArea[c] = ^(stuck | board.SquareBB(e.kingSq[c]) | e.pawnAtt[them])
-	}
+	stuck := e.pawns[c] & (forward(c^1, e.occ) | low)
+	return ^(stuck | board.SquareBB(e.kingSq[c]) | e.pawnAtt[c^1])
 }
 
 // pawnStructure scores c's pawns: material, squares, and structure. It

@@ -67,38 +67,45 @@ func (e *untraced) evaluate(p *board.Position, cache *pawnCache) int {
 }
 
 func (e *untraced) setup() {
+	e.occ = e.p.Occupied()
+	e.setupSide(board.White)
+	e.setupSide(board.Black)
+	e.mobArea[board.White] = e.mobileSquares(board.White)
+	e.mobArea[board.Black] = e.mobileSquares(board.Black)
+}
+
+func (e *untraced) setupSide(c board.Color) {
 	p := e.p
-	e.occ = p.Occupied()
-	for c := board.White; c <= board.Black; c++ {
-		us, n := p.Occupancy(c), &e.count[c]
-		e.bare[c] = !us.More()
-		n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
-		n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
-		n[board.Rook] = (p.PiecesOfType(board.Rook) & us).Count()
-		n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
-		e.pawns[c] = p.Pieces(c, board.Pawn)
-		k := p.KingSquare(c)
-		e.kingSq[c] = k
-		ahead := forward(c, e.pawns[c])
-		west, east := ahead.West(), ahead.East()
-		e.pawnAtt[c] = west | east
-		ka := board.KingAttacks(k)
-		e.attBy[c][board.Pawn] = e.pawnAtt[c]
-		e.attBy[c][board.King] = ka
-		e.att[c] = e.pawnAtt[c] | ka
-		e.att2[c] = (west & east) | (e.pawnAtt[c] & ka)
-		z := ka | board.SquareBB(k)
-		e.zone[c] = z | forward(c, z)
+	c &= 1
+	us, n := p.Occupancy(c), &e.count[c]
+	e.bare[c] = !us.More()
+	n[board.Knight] = (p.PiecesOfType(board.Knight) & us).Count()
+	n[board.Bishop] = (p.PiecesOfType(board.Bishop) & us).Count()
+	n[board.Rook] = (p.PiecesOfType(board.Rook) & us).Count()
+	n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
+	pawns := p.PiecesOfType(board.Pawn) & us
+	e.pawns[c] = pawns
+	k := p.KingSquare(c)
+	e.kingSq[c] = k
+	ahead := forward(c, pawns)
+	west, east := ahead.West(), ahead.East()
+	pawnAtt := west | east
+	ka := board.KingAttacks(k)
+	e.pawnAtt[c], e.attBy[c][board.Pawn], e.attBy[c][board.King] = pawnAtt, pawnAtt, ka
+	e.att[c] = pawnAtt | ka
+	e.att2[c] = (west & east) | (pawnAtt & ka)
+	z := ka | board.SquareBB(k)
+	e.zone[c] = z | forward(c, z)
+}
+
+func (e *untraced) mobileSquares(c board.Color) board.Bitboard {
+	c &= 1
+	low := board.Rank2 | board.Rank3
+	if c == board.Black {
+		low = board.Rank7 | board.Rank6
 	}
-	for c := board.White; c <= board.Black; c++ {
-		them := c.Other()
-		low := board.Rank2 | board.Rank3
-		if c == board.Black {
-			low = board.Rank7 | board.Rank6
-		}
-		stuck := e.pawns[c] & (forward(them, e.occ) | low)
-		e.mobArea[c] = ^(stuck | board.SquareBB(e.kingSq[c]) | e.pawnAtt[them])
-	}
+	stuck := e.pawns[c] & (forward(c^1, e.occ) | low)
+	return ^(stuck | board.SquareBB(e.kingSq[c]) | e.pawnAtt[c^1])
 }
 
 func (e *untraced) pawnStructure(c board.Color) score {
