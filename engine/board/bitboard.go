@@ -74,6 +74,9 @@ var (
 	betweenBB [64][64]Bitboard
 	// lineBB[a][b]: the whole line through a and b (edge to edge), else 0.
 	lineBB [64][64]Bitboard
+	// bishopRays[s], rookRays[s]: the slider's attacks from s on an empty
+	// board, for finding pins and discovered checks without a magic look-up.
+	bishopRays, rookRays [64]Bitboard
 )
 
 func init() {
@@ -87,6 +90,7 @@ func init() {
 			b.North().East() | b.North().West() | b.South().East() | b.South().West()
 		pawnAttacks[White][s] = b.North().East() | b.North().West()
 		pawnAttacks[Black][s] = b.South().East() | b.South().West()
+		bishopRays[s], rookRays[s] = BishopAttacks(s, 0), RookAttacks(s, 0)
 	}
 	for a := Square(0); a < 64; a++ {
 		for b := Square(0); b < 64; b++ {

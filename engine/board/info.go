@@ -61,8 +61,8 @@ func (p *Position) fillCheckInfo(in *posInfo) {
 	in.checkSquares = [16]Bitboard{}
 	cs := in.checkSquares[base : base+5]
 	cs[Pawn], cs[Knight], cs[Bishop], cs[Rook], cs[Queen] = pawnAttacks[them][ksq], knightAttacks[ksq], b, r, b|r
-	snipers := (RookAttacks(ksq, 0)&(p.pieces[Rook]|p.pieces[Queen]) |
-		BishopAttacks(ksq, 0)&(p.pieces[Bishop]|p.pieces[Queen])) & ours
+	snipers := (rookRays[ksq]&(p.pieces[Rook]|p.pieces[Queen]) |
+		bishopRays[ksq]&(p.pieces[Bishop]|p.pieces[Queen])) & ours
 	var disc Bitboard
 	for snipers != 0 {
 		s := snipers.PopLSB()

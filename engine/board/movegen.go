@@ -57,8 +57,8 @@ func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove()
 func (p *Position) pinned(us Color, ksq Square) Bitboard {
 	them := p.colors[us.Other()]
 	occ := p.Occupied()
-	snipers := (RookAttacks(ksq, 0)&(p.pieces[Rook]|p.pieces[Queen]) |
-		BishopAttacks(ksq, 0)&(p.pieces[Bishop]|p.pieces[Queen])) & them
+	snipers := (rookRays[ksq]&(p.pieces[Rook]|p.pieces[Queen]) |
+		bishopRays[ksq]&(p.pieces[Bishop]|p.pieces[Queen])) & them
 	var pinned Bitboard
 	for snipers != 0 {
 		s := snipers.PopLSB()
