@@ -487,21 +487,20 @@ func (e *evaluator) threats(c board.Color) score {
 	queens := p.Pieces(them, board.Queen)
 	minorHits := (e.attBy[c][board.Knight] | e.attBy[c][board.Bishop]) & (loose | p.Pieces(them, board.Rook) | queens)
 	rookHits := e.attBy[c][board.Rook] & (loose | queens)
-	if minorHits|rookHits != 0 {
-		sum += e.victims(c, board.Pawn, minorHits, rookHits) + e.victims(c, board.Knight, minorHits, rookHits) +
-			e.victims(c, board.Bishop, minorHits, rookHits) + e.victims(c, board.Rook, minorHits, rookHits) +
-			e.victims(c, board.Queen, minorHits, rookHits)
-	}
+	sum += e.victims(c, fThreatMinor, minorHits) + e.victims(c, fThreatRook, rookHits)
 	sum += e.term(c, fHanging, (enemies & e.att[c] &^ e.att[them]).Count())
 	return sum
 }
 
-// victims scores the threats in minorHits (by c's minor pieces) and in
-// rookHits (by its rooks) on enemy pieces of type t; both sets hold enemy
-// pieces only.
-func (e *evaluator) victims(c board.Color, t board.PieceType, minorHits, rookHits board.Bitboard) score {
-	v := e.p.PiecesOfType(t)
-	return e.term(c, fThreatMinor+int(t), (minorHits&v).Count()) + e.term(c, fThreatRook+int(t), (rookHits&v).Count())
+// victims scores the threats in hits, a set of enemy pieces attacked by
+// c's pieces of one kind: feature f+t for each victim of type t. A
+// position has few such threats, so it visits them one by one.
+func (e *evaluator) victims(c board.Color, f int, hits board.Bitboard) score {
+	var sum score
+	for hits != 0 {
+		sum += e.term(c, f+int(e.p.PieceAt(hits.PopLSB()).Type()), 1)
+	}
+	return sum
 }
 
 // kingDanger gathers the danger to c's king into e.ks[c], once at least two
