@@ -382,25 +382,34 @@ func (e *evaluator) outpost(c board.Color, s board.Square) bool {
 }
 
 // kingShelter scores c's king square and the pawns on the three files
-// around it (clamped to b..g): own shelter, enemy storm, open files. Its
-// loop has no branch that depends on the pawns.
+// around it (clamped to b..g): own shelter, enemy storm, open files. It
+// works on the board seen from c's side (Black's flipped top to bottom), so
+// that one piece of code serves both colours, and no branch in it depends
+// on the pawns.
 func (e *evaluator) kingShelter(c board.Color) score {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
-	them := c ^ 1
-	k := e.kingSq[c]
-	sum := e.term(c, psqtIndex(board.King, relSquare(c, k)), 1)
+	ours, theirs := e.pawns[c], e.pawns[c^1]
+	if c == board.Black {
+		ours, theirs = flip(ours), flip(theirs)
+	}
+	k := relSquare(c, e.kingSq[c])
 	kf := min(max(k.File(), 1), 6)
-	front := forwardRanks[c][relRank(c, k)&7]
-	own, storm := e.pawns[c]&front, e.pawns[them]&front
-	all := e.pawns[c] | e.pawns[them]
+	front := forwardRanks[board.White][k.Rank()&7]
+	own, storm := ours&front, theirs&front
+	files := fileFill(ours|theirs) & board.Rank1 // a bit per file with a pawn
+	open := 7 &^ (files >> uint(kf-1))           // the three files' bits
+	sum := e.term(c, psqtIndex(board.King, k), 1) + e.term(c, fKingOpenFile, open.Count())
 	for f := kf - 1; f <= kf+1; f++ {
-		file := board.FileMask(f)
-		class := min(f, 7-f)
-		sum += e.term(c, fKingShelter+class*8+nearestRank(c, own&file), 1)
-		sum += e.term(c, fKingStorm+class*8+nearestRank(c, storm&file), 1)
-		sum += e.term(c, fKingOpenFile, 1-int(min(all&file, 1)))
+		file, class := board.FileMask(f), min(f, 7-f)
+		sum += e.term(c, fKingShelter+class*8+nearestRank(board.White, own&file), 1) +
+			e.term(c, fKingStorm+class*8+nearestRank(board.White, storm&file), 1)
 	}
 	return sum
+}
+
+// flip returns b seen from the other side: the ranks in reverse order.
+func flip(b board.Bitboard) board.Bitboard {
+	return board.Bitboard(bits.ReverseBytes64(uint64(b)))
 }
 
 // nearestRank returns the relative rank, from c's side, of the square of

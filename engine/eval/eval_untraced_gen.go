@@ -236,19 +236,21 @@ func (e *untraced) outpost(c board.Color, s board.Square) bool {
 
 func (e *untraced) kingShelter(c board.Color) score {
 	c &= 1
-	them := c ^ 1
-	k := e.kingSq[c]
-	sum := e.term(c, psqtIndex(board.King, relSquare(c, k)), 1)
+	ours, theirs := e.pawns[c], e.pawns[c^1]
+	if c == board.Black {
+		ours, theirs = flip(ours), flip(theirs)
+	}
+	k := relSquare(c, e.kingSq[c])
 	kf := min(max(k.File(), 1), 6)
-	front := forwardRanks[c][relRank(c, k)&7]
-	own, storm := e.pawns[c]&front, e.pawns[them]&front
-	all := e.pawns[c] | e.pawns[them]
+	front := forwardRanks[board.White][k.Rank()&7]
+	own, storm := ours&front, theirs&front
+	files := fileFill(ours|theirs) & board.Rank1
+	open := 7 &^ (files >> uint(kf-1))
+	sum := e.term(c, psqtIndex(board.King, k), 1) + e.term(c, fKingOpenFile, open.Count())
 	for f := kf - 1; f <= kf+1; f++ {
-		file := board.FileMask(f)
-		class := min(f, 7-f)
-		sum += e.term(c, fKingShelter+class*8+nearestRank(c, own&file), 1)
-		sum += e.term(c, fKingStorm+class*8+nearestRank(c, storm&file), 1)
-		sum += e.term(c, fKingOpenFile, 1-int(min(all&file, 1)))
+		file, class := board.FileMask(f), min(f, 7-f)
+		sum += e.term(c, fKingShelter+class*8+nearestRank(board.White, own&file), 1) +
+			e.term(c, fKingStorm+class*8+nearestRank(board.White, storm&file), 1)
 	}
 	return sum
 }
