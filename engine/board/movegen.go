@@ -132,7 +132,15 @@ func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 	case genQuiets:
 		moveTarget = target &^ theirs
 	}
-	pinned := p.pinnedPieces()
+	// The pins are cached for the captures-then-quiets sequence of a
+	// search and its IsLegal calls; a full generation (perft, evasions)
+	// is usually the only use of them, so it computes them directly.
+	var pinned Bitboard
+	if mode == genAll {
+		pinned = p.pinned(us, ksq)
+	} else {
+		pinned = p.pinnedPieces()
+	}
 
 	n = p.genPawnMoves(ml, n, us, pinned, ksq, target, mode)
 
