@@ -38,6 +38,8 @@ type posInfo struct {
 // Position is a chess position with the history of the moves made on it since
 // it was set up, so that moves can be unmade and repetitions found.
 // The zero value is not usable: build one with NewPosition or ParseFEN.
+// Copy one with Clone: a plain struct copy shares the history and the
+// per-ply cache with the original, and moves made on either corrupt both.
 type Position struct {
 	board    [64]Piece
 	pieces   [6]Bitboard
