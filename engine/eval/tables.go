@@ -6,9 +6,7 @@ import "chessforge/engine/board"
 var (
 	adjacentFiles [8]board.Bitboard     // the files beside file f
 	forwardFile   [2][64]board.Bitboard // squares ahead of s on its file, from c's side
-	passedMask    [2][64]board.Bitboard // squares ahead of s on its file and the adjacent ones
 	attackSpan    [2][64]board.Bitboard // squares ahead of s on the adjacent files
-	supportSpan   [2][64]board.Bitboard // squares on the adjacent files level with or behind s
 	forwardRanks  [2][8]board.Bitboard  // the ranks from relative rank r up to the last
 )
 
@@ -34,15 +32,12 @@ func init() {
 			if c == board.Black {
 				rr = 7 - r
 			}
-			var ahead, level board.Bitboard
+			var ahead board.Bitboard
 			if rr < 7 {
 				ahead = forwardRanks[c][rr+1]
 			}
-			level = ^ahead
 			forwardFile[c][s] = ahead & board.FileMask(f)
 			attackSpan[c][s] = ahead & adjacentFiles[f]
-			passedMask[c][s] = forwardFile[c][s] | attackSpan[c][s]
-			supportSpan[c][s] = level & adjacentFiles[f]
 		}
 	}
 }
