@@ -40,6 +40,9 @@ type posInfo struct {
 // The zero value is not usable: build one with NewPosition or ParseFEN.
 // Copy one with Clone: a plain struct copy shares the history and the
 // per-ply cache with the original, and moves made on either corrupt both.
+// A Position is not safe for concurrent use, even by methods that leave the
+// position as it is: GivesCheck, IsLegal and the move generators fill the
+// cache. Give each goroutine its own Clone.
 type Position struct {
 	board    [64]Piece
 	pieces   [6]Bitboard
