@@ -275,13 +275,12 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			mp.stage++
 		case stageQuiets:
 			if mp.skipQuiets {
-				for mp.nextQuiet < mp.quiets.N {
-					m := mp.quiets.Moves[mp.nextQuiet]
-					mp.nextQuiet++
-					if p.GivesCheck(m) {
-						return m
-					}
+				rest := mp.quiets.Moves[mp.nextQuiet:mp.quiets.N]
+				if i := p.FirstCheck(rest); i >= 0 {
+					mp.nextQuiet += i + 1
+					return rest[i]
 				}
+				mp.nextQuiet = mp.quiets.N
 				mp.stage++
 				continue
 			}
