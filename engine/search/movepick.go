@@ -63,6 +63,9 @@ type movePicker struct {
 	quiets      board.MoveList
 	quietScores [256]int32
 	nextQuiet   int
+	// quietMax is the index of the best quiet move, found while scoring
+	// them, until the first of them is handed out; then -1.
+	quietMax int
 
 	// skipQuiets, set by the search once late quiet moves are pruned, makes
 	// the picker hand out only the remaining quiet moves that give check,
@@ -284,11 +287,15 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 				mp.stage++
 				continue
 			}
-			i := mp.best(&mp.quiets, &mp.quietScores, mp.nextQuiet)
+			i := mp.quietMax
 			if i < 0 {
-				mp.stage++
-				continue
+				i = mp.best(&mp.quiets, &mp.quietScores, mp.nextQuiet)
+				if i < 0 {
+					mp.stage++
+					continue
+				}
 			}
+			mp.quietMax = -1
 			return mp.take(&mp.quiets, &mp.quietScores, i, &mp.nextQuiet)
 		case stageBadCaptures:
 			if mp.bad < mp.nBad {
@@ -332,22 +339,28 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 }
 
 // generateQuiets fills the quiet list with the quiet moves not handed out
-// already, scored by history.
+// already, scored by history, and notes the best of them.
 func (mp *movePicker) generateQuiets() {
 	p, w := mp.p, mp.w
 	p.GenerateQuiets(&mp.quiets)
 	us := p.SideToMove()
 	n := 0
+	best, bestScore := -1, int32(0)
 	for _, m := range mp.quiets.Slice() {
 		if m == mp.ttMove || m == mp.killer1 || m == mp.killer2 || m == mp.counter {
 			continue
 		}
+		s := int32(w.quietScore(us, p.PieceAt(m.From()), m, mp.ch1, mp.ch2))
 		mp.quiets.Moves[n] = m
-		mp.quietScores[n] = int32(w.quietScore(us, p.PieceAt(m.From()), m, mp.ch1, mp.ch2))
+		mp.quietScores[n] = s
+		if best < 0 || s > bestScore {
+			best, bestScore = n, s
+		}
 		n++
 	}
 	mp.quiets.N = n
 	mp.nextQuiet = 0
+	mp.quietMax = best
 }
 
 // best returns the index of the highest score in list from from on, or -1.
