@@ -368,13 +368,19 @@ func (mp *movePicker) best(list *board.MoveList, scores *[256]int32, from int) i
 	if from >= list.N {
 		return -1
 	}
-	best := from
-	for i := from + 1; i < list.N; i++ {
-		if scores[i] > scores[best] {
-			best = i
+	// Two simple passes (the maximum, then its first place) compile to
+	// tighter loops than one pass tracking both.
+	rest := scores[from:list.N]
+	top := rest[0]
+	for _, s := range rest[1:] {
+		top = max(top, s)
+	}
+	for i, s := range rest {
+		if s == top {
+			return from + i
 		}
 	}
-	return best
+	return from
 }
 
 // take swaps the move at i to position *next, advances *next and returns the move.
