@@ -149,9 +149,14 @@ func TestZobristKeysAreFixed(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	for p := range zobristPiece {
+	for p := range zobristPiece[:NoPiece] {
 		for s := range zobristPiece[p] {
 			add(zobristPiece[p][s])
+		}
+	}
+	for p := NoPiece; p < 16; p++ {
+		if zobristPiece[p] != [64]uint64{} {
+			t.Fatalf("row %d of the piece keys (no piece) must be zero", p)
 		}
 	}
 	for c := 1; c < 16; c++ {

@@ -3,7 +3,10 @@ package board
 // Zobrist keys, drawn once from a fixed-seed generator so that every build
 // hashes every position alike.
 var (
-	zobristPiece    [12][64]uint64
+	// zobristPiece[pc][s] is the key of piece pc on s. The rows past the
+	// twelve pieces (NoPiece and up) stay zero, so that the key of whatever
+	// stands on a square, nothing included, is one look-up.
+	zobristPiece    [16][64]uint64
 	zobristCastling [16]uint64
 	zobristEPFile   [8]uint64
 	zobristSide     uint64
@@ -11,7 +14,7 @@ var (
 
 func init() {
 	rng := xorshift64star(0x9E3779B97F4A7C15)
-	for p := range zobristPiece {
+	for p := range zobristPiece[:NoPiece] {
 		for s := range zobristPiece[p] {
 			zobristPiece[p][s] = rng.next()
 		}
@@ -39,15 +42,15 @@ func init() {
 // without making it. It is exact for every move that leaves the castling
 // rights and en passant alone and close otherwise (those terms are left
 // out): a search uses it to start loading a hash-table entry early.
+// The captured piece's key comes without a branch from the zero row of an
+// empty square (a castling king's destination is always empty).
 func (p *Position) KeyAfter(m Move) uint64 {
 	from, to := m.From(), m.To()
-	pc := p.board[from]
-	k := p.st.hash ^ zobristSide ^ zobristPiece[pc][from] ^ zobristPiece[pc][to]
-	if c := p.board[to]; c != NoPiece && !m.IsCastling() {
-		k ^= zobristPiece[c][to]
-	}
+	pc := p.board[from] & 15
+	k := p.st.hash ^ zobristSide ^ zobristPiece[pc][from] ^ zobristPiece[pc][to] ^
+		zobristPiece[p.board[to]&15][to]
 	if p.st.epHashed {
-		k ^= zobristEPFile[p.st.ep.File()]
+		k ^= zobristEPFile[p.st.ep&7]
 	}
 	return k
 }
