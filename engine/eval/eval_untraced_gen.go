@@ -246,13 +246,17 @@ func (e *untraced) kingShelter(c board.Color) score {
 	own, storm := ours&front, theirs&front
 	files := fileFill(ours|theirs) & board.Rank1
 	open := 7 &^ (files >> uint(kf-1))
-	sum := e.term(c, psqtIndex(board.King, k), 1) + e.term(c, fKingOpenFile, open.Count())
-	for f := kf - 1; f <= kf+1; f++ {
-		file, class := board.FileMask(f), min(f, 7-f)
-		sum += e.term(c, fKingShelter+class*8+nearestRank(board.White, own&file), 1) +
-			e.term(c, fKingStorm+class*8+nearestRank(board.White, storm&file), 1)
-	}
-	return sum
+
+	lf, rf := board.FileMask(kf-1), board.FileMask(kf+1)
+	lc, mc, rc := min(kf-1, 8-kf)*8, min(kf, 7-kf)*8, min(kf+1, 6-kf)*8
+	mf := lf << 1
+	return e.term(c, psqtIndex(board.King, k), 1) + e.term(c, fKingOpenFile, open.Count()) +
+		e.term(c, fKingShelter+lc+nearestRank(board.White, own&lf), 1) +
+		e.term(c, fKingStorm+lc+nearestRank(board.White, storm&lf), 1) +
+		e.term(c, fKingShelter+mc+nearestRank(board.White, own&mf), 1) +
+		e.term(c, fKingStorm+mc+nearestRank(board.White, storm&mf), 1) +
+		e.term(c, fKingShelter+rc+nearestRank(board.White, own&rf), 1) +
+		e.term(c, fKingStorm+rc+nearestRank(board.White, storm&rf), 1)
 }
 
 func (e *untraced) passedPawns(c board.Color) score {
