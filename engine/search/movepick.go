@@ -63,8 +63,8 @@ type movePicker struct {
 	quiets      board.MoveList
 	quietScores [256]int32
 	nextQuiet   int
-	// quietMax is the index of the best quiet move, found while scoring
-	// them, until the first of them is handed out; then -1.
+	// quietMax is the index of the best quiet move not handed out yet,
+	// found ahead of time (-1: none left).
 	quietMax int
 
 	// skipQuiets, set by the search once late quiet moves are pruned, makes
@@ -295,8 +295,14 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 					continue
 				}
 			}
-			mp.quietMax = -1
-			return mp.take(&mp.quiets, &mp.quietScores, i, &mp.nextQuiet)
+			m := mp.take(&mp.quiets, &mp.quietScores, i, &mp.nextQuiet)
+			// Look one move ahead: the next quiet move's child is fetched
+			// from the table while this move's subtree is searched.
+			mp.quietMax = mp.best(&mp.quiets, &mp.quietScores, mp.nextQuiet)
+			if mp.quietMax >= 0 {
+				mp.w.e.tt.Prefetch(p.KeyAfter(mp.quiets.Moves[mp.quietMax]))
+			}
+			return m
 		case stageBadCaptures:
 			if mp.bad < mp.nBad {
 				mp.lastBad = true
