@@ -106,10 +106,22 @@ func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 	case genQuiets:
 		kingTargets &^= theirs
 	}
-	occNoKing := occ &^ SquareBB(ksq)
-	for kingTargets != 0 {
-		to := kingTargets.PopLSB()
-		if !p.attackedWith(to, them, occNoKing) {
+	// The targets the enemy attacks once the king has left its square: the
+	// enemy king's squares go in one step, and a slider's attack is looked
+	// up only when one stands on the target's lines on the empty board.
+	if kingTargets != 0 {
+		kingTargets &^= kingAttacks[(p.pieces[King] & theirs).LSB()]
+		occNoKing := occ &^ SquareBB(ksq)
+		knights, pawns := p.pieces[Knight]&theirs, p.pieces[Pawn]&theirs
+		bq := (p.pieces[Bishop] | p.pieces[Queen]) & theirs
+		rq := (p.pieces[Rook] | p.pieces[Queen]) & theirs
+		for kingTargets != 0 {
+			to := kingTargets.PopLSB()
+			if knightAttacks[to]&knights != 0 || pawnAttacks[us][to]&pawns != 0 ||
+				bishopRays[to]&bq != 0 && BishopAttacks(to, occNoKing)&bq != 0 ||
+				rookRays[to]&rq != 0 && RookAttacks(to, occNoKing)&rq != 0 {
+				continue
+			}
 			ml[n] = NewMove(ksq, to)
 			n++
 		}
