@@ -208,7 +208,7 @@ type worker struct {
 
 // contTable scores quiet moves (moved piece, target square) that follow one
 // earlier move.
-type contTable [12][64]int16
+type contTable [16][64]int16
 
 // Search searches pos (whose history counts for repetitions) within lim and
 // returns the best move. pos is not modified. report, if not nil, receives

@@ -347,26 +347,31 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 // generateQuiets fills the quiet list with the quiet moves not handed out
 // already, scored by history, and notes the best of them.
 func (mp *movePicker) generateQuiets() {
-	p, w := mp.p, mp.w
+	p := mp.p
 	p.GenerateQuiets(&mp.quiets)
-	us := p.SideToMove()
 	n := 0
-	best, bestScore := -1, int32(0)
 	for _, m := range mp.quiets.Slice() {
-		if m == mp.ttMove || m == mp.killer1 || m == mp.killer2 || m == mp.counter {
-			continue
+		if m != mp.ttMove && m != mp.killer1 && m != mp.killer2 && m != mp.counter {
+			mp.quiets.Moves[n&255] = m
+			n++
 		}
-		s := int32(w.quietScore(us, p.PieceAt(m.From()), m, mp.ch1, mp.ch2))
-		mp.quiets.Moves[n] = m
-		mp.quietScores[n] = s
-		if best < 0 || s > bestScore {
-			best, bestScore = n, s
-		}
-		n++
 	}
 	mp.quiets.N = n
+	mp.w.scoreQuiets(p, mp.quiets.Slice(), &mp.quietScores, mp.ch1, mp.ch2)
 	mp.nextQuiet = 0
-	mp.quietMax = best
+	mp.quietMax = mp.best(&mp.quiets, &mp.quietScores, 0)
+}
+
+// scoreQuiets scores quiet moves by their history and continuation
+// histories (see quietScore), in a loop of its own for tight code.
+func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, scores *[256]int32, ch1, ch2 *contTable) {
+	hist := &w.history[p.SideToMove()&1]
+	out := scores[:len(moves)]
+	for i, m := range moves {
+		from, to := m.From()&63, m.To()&63
+		pc := p.PieceAt(from) & 15
+		out[i] = int32(hist[from][to]) + int32(ch1[pc][to]) + int32(ch2[pc][to])
+	}
 }
 
 // best returns the index of the highest score in list from from on, or -1.
