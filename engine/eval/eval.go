@@ -484,7 +484,7 @@ func (e *evaluator) threats(c board.Color) score {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	them := c ^ 1
 	var sum score
-	enemies := p.Occupancy(them) &^ board.SquareBB(e.kingSq[them])
+	enemies := p.Occupancy(them) &^ p.PiecesOfType(board.King)
 	pieces := enemies &^ e.pawns[them]
 	sum += e.term(c, fThreatPawn, (e.pawnAtt[c] & pieces).Count())
 	push := forward(c, e.pawns[c]) &^ e.occ
@@ -596,10 +596,10 @@ func (e *evaluator) mateDriveTerms(c board.Color) score {
 func (e *evaluator) scaleFor(c board.Color) int {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	w := c ^ 1
-	oneBishopEach := e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1
-	if e.pawns[c] != 0 && !oneBishopEach {
-		return ScaleNormal // the usual case, settled before the material sums
+	if e.pawns[c] != 0 && (e.count[c][board.Bishop] != 1 || e.count[w][board.Bishop] != 1) {
+		return ScaleNormal // the usual case: pawns, and not one bishop each
 	}
+	oneBishopEach := e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1
 	npm := func(x board.Color) int {
 		n := &e.count[x]
 		return 3*(n[board.Knight]+n[board.Bishop]) + 5*n[board.Rook] + 9*n[board.Queen]

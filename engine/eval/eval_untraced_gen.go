@@ -311,7 +311,7 @@ func (e *untraced) threats(c board.Color) score {
 	c &= 1
 	them := c ^ 1
 	var sum score
-	enemies := p.Occupancy(them) &^ board.SquareBB(e.kingSq[them])
+	enemies := p.Occupancy(them) &^ p.PiecesOfType(board.King)
 	pieces := enemies &^ e.pawns[them]
 	sum += e.term(c, fThreatPawn, (e.pawnAtt[c] & pieces).Count())
 	push := forward(c, e.pawns[c]) &^ e.occ
@@ -409,10 +409,10 @@ func (e *untraced) mateDriveTerms(c board.Color) score {
 func (e *untraced) scaleFor(c board.Color) int {
 	c &= 1
 	w := c ^ 1
-	oneBishopEach := e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1
-	if e.pawns[c] != 0 && !oneBishopEach {
+	if e.pawns[c] != 0 && (e.count[c][board.Bishop] != 1 || e.count[w][board.Bishop] != 1) {
 		return ScaleNormal
 	}
+	oneBishopEach := e.count[c][board.Bishop] == 1 && e.count[w][board.Bishop] == 1
 	npm := func(x board.Color) int {
 		n := &e.count[x]
 		return 3*(n[board.Knight]+n[board.Bishop]) + 5*n[board.Rook] + 9*n[board.Queen]
