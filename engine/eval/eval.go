@@ -393,16 +393,16 @@ func (e *evaluator) kingShelter(c board.Color) score {
 		ours, theirs = flip(ours), flip(theirs)
 	}
 	k := relSquare(c, e.kingSq[c])
-	kf := min(max(k.File(), 1), 6)
+	sf := &shelterFiles[k.File()&7]
 	front := forwardRanks[board.White][k.Rank()&7]
 	own, storm := ours&front, theirs&front
 	files := fileFill(ours|theirs) & board.Rank1 // a bit per file with a pawn
-	open := 7 &^ (files >> uint(kf-1))           // the three files' bits
-	// The three files one by one, without a loop: its branches were hard
-	// to predict. Each file's class (a/h 0 .. d/e 3) picks its row.
-	lf, rf := board.FileMask(kf-1), board.FileMask(kf+1)
-	lc, mc, rc := min(kf-1, 8-kf)*8, min(kf, 7-kf)*8, min(kf+1, 6-kf)*8
-	mf := lf << 1
+	open := 7 &^ (files >> uint(sf.first))       // the three files' bits
+	// The three files one by one, without a loop, and their rows from a
+	// table: the loop's and the clamps' branches were hard to predict.
+	lf := board.FileMask(sf.first)
+	mf, rf := lf<<1, lf<<2
+	lc, mc, rc := sf.rows[0], sf.rows[1], sf.rows[2]
 	return e.term(c, psqtIndex(board.King, k), 1) + e.term(c, fKingOpenFile, open.Count()) +
 		e.term(c, fKingShelter+lc+nearestRank(board.White, own&lf), 1) +
 		e.term(c, fKingStorm+lc+nearestRank(board.White, storm&lf), 1) +

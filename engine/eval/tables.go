@@ -10,6 +10,14 @@ var (
 	forwardRanks  [2][8]board.Bitboard  // the ranks from relative rank r up to the last
 )
 
+// shelterFiles holds, by the king's file, the three files of its shelter
+// (clamped to b..g): the first one's number, and each one's row offset in
+// the shelter and storm tables (8 × its class, a/h 0 .. d/e 3).
+var shelterFiles [8]struct {
+	first int
+	rows  [3]int
+}
+
 func init() {
 	for f := 0; f < 8; f++ {
 		if f > 0 {
@@ -23,6 +31,14 @@ func init() {
 		for q := r; q < 8; q++ {
 			forwardRanks[board.White][r] |= board.RankMask(q)
 			forwardRanks[board.Black][r] |= board.RankMask(7 - q)
+		}
+	}
+	for kf := range shelterFiles {
+		first := min(max(kf, 1), 6) - 1
+		shelterFiles[kf].first = first
+		for i := range 3 {
+			f := first + i
+			shelterFiles[kf].rows[i] = min(f, 7-f) * 8
 		}
 	}
 	for s := board.Square(0); s < 64; s++ {
