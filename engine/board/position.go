@@ -304,18 +304,14 @@ func (p *Position) MakeMove(m Move) {
 		} else {
 			p.move(from, to)
 		}
-		if pc.Type() == Pawn {
-			st.halfmove = 0
-		}
+		st.halfmove &= halfmoveKeep[pc&15] // a pawn move resets the clock
 	}
 
 	if cr := st.castle & castleMask[from] & castleMask[to]; cr != st.castle {
 		st.hash ^= zobristCastling[st.castle] ^ zobristCastling[cr]
 		st.castle = cr
 	}
-	if us == Black {
-		p.fullmove++
-	}
+	p.fullmove += int(us) // one more after Black's move
 	p.side = them
 	st.hash ^= zobristSide
 	if pc.Type() == Pawn && (to-from == 16 || from-to == 16) {
@@ -356,15 +352,14 @@ func (p *Position) attackersBy(c Color, s Square) Bitboard {
 }
 
 // UnmakeMove takes back the last move made, restoring the position and its
-// hash exactly.
+// hash exactly. The pieces go back without touching the hash, which comes
+// back with the earlier state.
 func (p *Position) UnmakeMove() {
 	m := p.st.move
 	captured := p.st.captured
 	us := p.side.Other()
 	p.side = us
-	if us == Black {
-		p.fullmove--
-	}
+	p.fullmove -= int(us)
 	from, to := m.From(), m.To()
 	switch m & kindMask {
 	case kindCastling:
@@ -375,30 +370,56 @@ func (p *Position) UnmakeMove() {
 		if us == Black {
 			rfrom, rto = rfrom+56, rto+56
 		}
-		p.move(rto, rfrom)
-		p.move(to, from)
+		p.moveNoHash(rto, rfrom)
+		p.moveNoHash(to, from)
 	case kindEnPassant:
-		p.move(to, from)
+		p.moveNoHash(to, from)
 		capSq := to - 8
 		if us == Black {
 			capSq = to + 8
 		}
-		p.put(captured, capSq)
+		p.putNoHash(captured, capSq)
 	case kindPromotion:
-		p.remove(to)
-		p.put(MakePiece(us, Pawn), from)
+		p.board[from] = MakePiece(us, Pawn)
+		p.pieces[m.Promotion()] &^= SquareBB(to)
+		p.pieces[Pawn] |= SquareBB(from)
+		p.colors[us] ^= SquareBB(from) | SquareBB(to)
+		p.board[to] = NoPiece
 		if captured != NoPiece {
-			p.put(captured, to)
+			p.putNoHash(captured, to)
 		}
 	default:
-		p.move(to, from)
+		p.moveNoHash(to, from)
 		if captured != NoPiece {
-			p.put(captured, to)
+			p.putNoHash(captured, to)
 		}
 	}
 	n := len(p.history) - 1
 	p.st = p.history[n]
 	p.history = p.history[:n]
+}
+
+// moveNoHash moves the piece on from to the empty square to, leaving the hash alone.
+func (p *Position) moveNoHash(from, to Square) {
+	pc := p.board[from]
+	b := SquareBB(from) | SquareBB(to)
+	p.board[from] = NoPiece
+	p.board[to] = pc
+	p.pieces[pc%6] ^= b
+	p.colors[pc/6] ^= b
+}
+
+// halfmoveKeep[pc] is ANDed into the halfmove clock after a move of piece
+// pc: zero for pawns (a pawn move resets the clock), all ones otherwise.
+var halfmoveKeep [16]int
+
+func init() {
+	for pc := Piece(0); pc < 16; pc++ {
+		halfmoveKeep[pc] = -1
+		if pc < NoPiece && pc.Type() == Pawn {
+			halfmoveKeep[pc] = 0
+		}
+	}
 }
 
 // MakeNullMove passes the move to the opponent (for null-move pruning). It
