@@ -110,6 +110,47 @@ func TestCapturesAndQuietsPartitionLegalMoves(t *testing.T) {
 	t.Logf("%d positions", n)
 }
 
+// TestCaptureGeneratorKeepsTheOrder checks, outside check, that the
+// captures generator gives the moves of the general generator in captures
+// mode, in the same order, and that these are the captures and promotions
+// of the full generation in the order it gives them (move ordering breaks
+// ties by generation order, so the order is part of the contract).
+func TestCaptureGeneratorKeepsTheOrder(t *testing.T) {
+	var all, caps MoveList
+	var general [256]Move
+	n := 0
+	visit := func(p *Position) {
+		if p.InCheck() {
+			return
+		}
+		n++
+		p.GenerateCaptures(&caps)
+		k := p.gen(&general, genCaptures)
+		if !slices.Equal(caps.Slice(), general[:k]) {
+			t.Fatalf("%s: captures generator %v, general generator %v", p.FEN(), caps.Slice(), general[:k])
+		}
+		p.GenerateLegal(&all)
+		var want []Move
+		for _, m := range all.Slice() {
+			if p.IsCapture(m) || m.IsPromotion() {
+				want = append(want, m)
+			}
+		}
+		if !slices.Equal(caps.Slice(), want) {
+			t.Fatalf("%s: captures %v, in the full generation's order %v", p.FEN(), caps.Slice(), want)
+		}
+	}
+	for _, fen := range trickyFENs {
+		visit(mustFEN(t, fen))
+	}
+	for _, pl := range randomPlayouts(t, 23, 12, 200) {
+		pl.replay(t, visit)
+	}
+	if n < 500 {
+		t.Fatalf("only %d positions outside check", n)
+	}
+}
+
 // TestKeyAfterMatchesMakeMove checks KeyAfter against the hash after
 // MakeMove for every legal move of random playouts: equal whenever the
 // move is not castling, en passant or a promotion and changes no castling right.

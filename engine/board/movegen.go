@@ -29,7 +29,7 @@ func (p *Position) GenerateCaptures(list *MoveList) {
 		p.generate(list, genAll)
 		return
 	}
-	p.generate(list, genCaptures)
+	list.N = int(p.genCaptures(&list.Moves))
 }
 
 // GenerateQuiets fills list with the legal moves that neither capture nor
@@ -81,6 +81,136 @@ func (p *Position) attackedWith(s Square, by Color, occ Bitboard) bool {
 		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])&them != 0
 }
 
+// genKingMoves adds the king's moves to those of targets that the enemy
+// does not attack once the king has left its square: the enemy king's
+// squares go in one step, and a slider's attack is looked up only when one
+// stands on the target's lines on the empty board.
+func (p *Position) genKingMoves(ml *[256]Move, n uint8, us Color, ksq Square, targets, occ, theirs Bitboard) uint8 {
+	targets &^= kingAttacks[(p.pieces[King] & theirs).LSB()]
+	occ &^= SquareBB(ksq)
+	knights, pawns := p.pieces[Knight]&theirs, p.pieces[Pawn]&theirs
+	bq := (p.pieces[Bishop] | p.pieces[Queen]) & theirs
+	rq := (p.pieces[Rook] | p.pieces[Queen]) & theirs
+	for targets != 0 {
+		to := targets.PopLSB()
+		if knightAttacks[to]&knights != 0 || pawnAttacks[us][to]&pawns != 0 ||
+			bishopRays[to]&bq != 0 && BishopAttacks(to, occ)&bq != 0 ||
+			rookRays[to]&rq != 0 && RookAttacks(to, occ)&rq != 0 {
+			continue
+		}
+		ml[n] = NewMove(ksq, to)
+		n++
+	}
+	return n
+}
+
+// genCaptures is gen(ml, genCaptures) out of check (GenerateCaptures
+// leaves evasions to a full generation): the same moves in the same order,
+// without the tests of the mode and of check.
+func (p *Position) genCaptures(ml *[256]Move) uint8 {
+	var n uint8
+	us := p.side
+	ours, theirs := p.colors[us], p.colors[us.Other()]
+	occ := ours | theirs
+	ksq := p.KingSquare(us)
+
+	if t := kingAttacks[ksq] & theirs; t != 0 {
+		n = p.genKingMoves(ml, n, us, ksq, t, occ, theirs)
+	}
+	pinned := p.pinnedPieces()
+
+	// Pawns: promotions by a push, captures (with promotion on the last
+	// rank), then those of pinned pawns along their pin line, then en
+	// passant.
+	pawns := p.pieces[Pawn] & ours
+	n = addPawnCaptures(ml, n, us, pawns&^pinned, ^ours, occ, theirs)
+	for b := pawns & pinned; b != 0; {
+		from := b.PopLSB()
+		n = addPawnCaptures(ml, n, us, SquareBB(from), lineBB[ksq][from]&^ours, occ, theirs)
+	}
+	if p.st.epHashed {
+		for b := pawnAttacks[us.Other()][p.st.ep] & pawns; b != 0; {
+			if from := b.PopLSB(); p.enPassantSafe(from) {
+				ml[n] = newEnPassant(from, p.st.ep)
+				n++
+			}
+		}
+	}
+
+	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
+		from := b.PopLSB()
+		for t := knightAttacks[from] & theirs; t != 0; {
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
+		}
+	}
+	for b := (p.pieces[Bishop] | p.pieces[Queen]) & ours; b != 0; {
+		from := b.PopLSB()
+		t := BishopAttacks(from, occ) & theirs
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		for t != 0 {
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
+		}
+	}
+	for b := (p.pieces[Rook] | p.pieces[Queen]) & ours; b != 0; {
+		from := b.PopLSB()
+		t := RookAttacks(from, occ) & theirs
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		for t != 0 {
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
+		}
+	}
+	return n
+}
+
+// addPawnCaptures is addPawnMoves for genCaptures: the promotions by a push
+// and the captures of the pawns in pawns that land on squares in allowed.
+func addPawnCaptures(ml *[256]Move, n uint8, us Color, pawns, allowed, occ, theirs Bitboard) uint8 {
+	enemies := theirs & allowed
+	var push, west, east Bitboard
+	var up, dw, de Square
+	promoRank := Rank8
+	if us == White {
+		push = (pawns & Rank7) << 8 &^ occ & allowed
+		west, east = (pawns&^FileA)<<7&enemies, (pawns&^FileH)<<9&enemies
+		up, dw, de = 8, 7, 9
+	} else {
+		push = (pawns & Rank2) >> 8 &^ occ & allowed
+		west, east = (pawns&^FileA)>>9&enemies, (pawns&^FileH)>>7&enemies
+		up, dw, de = -8, -9, -7
+		promoRank = Rank1
+	}
+	for push != 0 {
+		to := push.PopLSB()
+		n = addPromotions(ml, n, to-up, to)
+	}
+	for west != 0 {
+		to := west.PopLSB()
+		if promoRank.Has(to) {
+			n = addPromotions(ml, n, to-dw, to)
+		} else {
+			ml[n] = NewMove(to-dw, to)
+			n++
+		}
+	}
+	for east != 0 {
+		to := east.PopLSB()
+		if promoRank.Has(to) {
+			n = addPromotions(ml, n, to-de, to)
+		} else {
+			ml[n] = NewMove(to-de, to)
+			n++
+		}
+	}
+	return n
+}
+
 // generate fills list with the legal moves of the mode. The generating
 // functions below write into the array and pass the count along in a local
 // (a uint8, so indexing needs no bounds check: a position has at most 218
@@ -106,9 +236,8 @@ func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 	case genQuiets:
 		kingTargets &^= theirs
 	}
-	// The targets the enemy attacks once the king has left its square: the
-	// enemy king's squares go in one step, and a slider's attack is looked
-	// up only when one stands on the target's lines on the empty board.
+	// (genKingMoves written out, which a full generation, as in perft,
+	// feels: the king usually has targets.)
 	if kingTargets != 0 {
 		kingTargets &^= kingAttacks[(p.pieces[King] & theirs).LSB()]
 		occNoKing := occ &^ SquareBB(ksq)
