@@ -314,7 +314,9 @@ func (p *Position) MakeMove(m Move) {
 	p.fullmove += int(us) // one more after Black's move
 	p.side = them
 	st.hash ^= zobristSide
-	if pc.Type() == Pawn && (to-from == 16 || from-to == 16) {
+	// A double push: the distance test first, as it is rarely passed
+	// (d+16 is 0 or 32 exactly when d is -16 or 16).
+	if d := int(to) - int(from); (d+16)&^32 == 0 && pc.Type() == Pawn {
 		p.setEnPassant((from + to) / 2)
 	}
 	if hadCheckInfo && m&kindMask == kindNormal {
