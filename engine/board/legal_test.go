@@ -110,13 +110,14 @@ func TestCapturesAndQuietsPartitionLegalMoves(t *testing.T) {
 	t.Logf("%d positions", n)
 }
 
-// TestCaptureGeneratorKeepsTheOrder checks, outside check, that the
-// captures generator gives the moves of the general generator in captures
-// mode, in the same order, and that these are the captures and promotions
-// of the full generation in the order it gives them (move ordering breaks
-// ties by generation order, so the order is part of the contract).
-func TestCaptureGeneratorKeepsTheOrder(t *testing.T) {
-	var all, caps MoveList
+// TestSplitGeneratorsKeepTheOrder checks, outside check, that the captures
+// and the quiet-move generators give the moves of the general generator in
+// their modes, in the same order, and that these are the captures and
+// promotions, and the other moves, of the full generation in the order it
+// gives them (move ordering breaks ties by generation order, so the order
+// is part of the contract).
+func TestSplitGeneratorsKeepTheOrder(t *testing.T) {
+	var all, caps, quiets MoveList
 	var general [256]Move
 	n := 0
 	visit := func(p *Position) {
@@ -124,20 +125,31 @@ func TestCaptureGeneratorKeepsTheOrder(t *testing.T) {
 			return
 		}
 		n++
-		p.GenerateCaptures(&caps)
-		k := p.gen(&general, genCaptures)
-		if !slices.Equal(caps.Slice(), general[:k]) {
-			t.Fatalf("%s: captures generator %v, general generator %v", p.FEN(), caps.Slice(), general[:k])
-		}
 		p.GenerateLegal(&all)
-		var want []Move
-		for _, m := range all.Slice() {
-			if p.IsCapture(m) || m.IsPromotion() {
-				want = append(want, m)
+		for _, tc := range []struct {
+			name    string
+			list    *MoveList
+			mode    genMode
+			capture bool
+		}{{"captures", &caps, genCaptures, true}, {"quiets", &quiets, genQuiets, false}} {
+			if tc.capture {
+				p.GenerateCaptures(tc.list)
+			} else {
+				p.GenerateQuiets(tc.list)
 			}
-		}
-		if !slices.Equal(caps.Slice(), want) {
-			t.Fatalf("%s: captures %v, in the full generation's order %v", p.FEN(), caps.Slice(), want)
+			k := p.gen(&general, tc.mode)
+			if !slices.Equal(tc.list.Slice(), general[:k]) {
+				t.Fatalf("%s: %s generator %v, general generator %v", p.FEN(), tc.name, tc.list.Slice(), general[:k])
+			}
+			var want []Move
+			for _, m := range all.Slice() {
+				if (p.IsCapture(m) || m.IsPromotion()) == tc.capture {
+					want = append(want, m)
+				}
+			}
+			if !slices.Equal(tc.list.Slice(), want) {
+				t.Fatalf("%s: %s %v, in the full generation's order %v", p.FEN(), tc.name, tc.list.Slice(), want)
+			}
 		}
 	}
 	for _, fen := range trickyFENs {

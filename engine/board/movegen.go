@@ -37,7 +37,11 @@ func (p *Position) GenerateCaptures(list *MoveList) {
 // legal move exactly once. A search generates them only when the captures
 // have not already produced a cutoff.
 func (p *Position) GenerateQuiets(list *MoveList) {
-	p.generate(list, genQuiets)
+	if p.InCheck() {
+		p.generate(list, genQuiets)
+		return
+	}
+	list.N = int(p.genQuiets(&list.Moves))
 }
 
 // HasLegalMove reports whether the side to move has any legal move.
@@ -165,6 +169,91 @@ func (p *Position) genCaptures(ml *[256]Move) uint8 {
 			ml[n] = NewMove(from, t.PopLSB())
 			n++
 		}
+	}
+	return n
+}
+
+// genQuiets is gen(ml, genQuiets) out of check: the same moves in the same
+// order, without the tests of the mode and of check.
+func (p *Position) genQuiets(ml *[256]Move) uint8 {
+	var n uint8
+	us := p.side
+	ours, theirs := p.colors[us], p.colors[us.Other()]
+	occ := ours | theirs
+	ksq := p.KingSquare(us)
+	empty := ^occ
+
+	if t := kingAttacks[ksq] & empty; t != 0 {
+		n = p.genKingMoves(ml, n, us, ksq, t, occ, theirs)
+	}
+	pinned := p.pinnedPieces()
+
+	// Pawn pushes other than promotions, then those of pinned pawns
+	// along their pin line.
+	pawns := p.pieces[Pawn] & ours
+	n = addPawnPushes(ml, n, us, pawns&^pinned, ^ours, empty)
+	for b := pawns & pinned; b != 0; {
+		from := b.PopLSB()
+		n = addPawnPushes(ml, n, us, SquareBB(from), lineBB[ksq][from]&^ours, empty)
+	}
+
+	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
+		from := b.PopLSB()
+		for t := knightAttacks[from] & empty; t != 0; {
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
+		}
+	}
+	for b := (p.pieces[Bishop] | p.pieces[Queen]) & ours; b != 0; {
+		from := b.PopLSB()
+		t := BishopAttacks(from, occ) & empty
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		for t != 0 {
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
+		}
+	}
+	for b := (p.pieces[Rook] | p.pieces[Queen]) & ours; b != 0; {
+		from := b.PopLSB()
+		t := RookAttacks(from, occ) & empty
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		for t != 0 {
+			ml[n] = NewMove(from, t.PopLSB())
+			n++
+		}
+	}
+	return p.genCastling(ml, n, us, occ)
+}
+
+// addPawnPushes is addPawnMoves for genQuiets: the single pushes short of
+// the last rank and the double pushes of the pawns in pawns that land on
+// squares in allowed.
+func addPawnPushes(ml *[256]Move, n uint8, us Color, pawns, allowed, empty Bitboard) uint8 {
+	var single, double Bitboard
+	up := Square(8)
+	if us == White {
+		single = pawns << 8 & empty
+		double = (single & Rank3) << 8 & empty & allowed
+		single &= allowed &^ Rank8
+	} else {
+		single = pawns >> 8 & empty
+		double = (single & Rank6) >> 8 & empty & allowed
+		single &= allowed &^ Rank1
+		up = -8
+	}
+	for single != 0 {
+		to := single.PopLSB()
+		ml[n] = NewMove(to-up, to)
+		n++
+	}
+	for double != 0 {
+		to := double.PopLSB()
+		ml[n] = NewMove(to-2*up, to)
+		n++
 	}
 	return n
 }
