@@ -192,6 +192,12 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			staticEval = tte.eval
 		} else {
 			staticEval = w.ev.Evaluate(p)
+			if !ttHit && excluded == board.NullMove {
+				// Keep the evaluation even if this node ends before its
+				// own store (a reverse futility or null-move cutoff): the
+				// next iteration meets the node again.
+				w.e.tt.Store(key, board.NullMove, 0, staticEval, -1, BoundNone)
+			}
 		}
 		fr.eval = staticEval
 		if ply >= 2 && w.stack[ply-2].eval != -Infinity {
