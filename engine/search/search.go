@@ -505,26 +505,26 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 	}
 	pvNode := beta-alpha > 1
 
-	// The static evaluation comes before the table probe, although a table
-	// hit could have supplied it: the probe is likely a cache miss, and
-	// the evaluation's work overlaps the fetch that the parent's prefetch
-	// started. (Standing pat before probing would skip most probes, but it
-	// ignores deeper results stored for this position and grows the tree.)
-	standPat := -Infinity
-	if !inCheck {
-		standPat = w.ev.Evaluate(p)
-	}
 	key := p.Hash()
 	ttMove := board.NullMove
+	ttEval := -Infinity
 	if useTT {
 		if tte, ok := w.e.tt.Probe(key); ok {
-			ttMove = tte.move
+			ttMove, ttEval = tte.move, tte.eval
 			s := scoreFromTT(tte.score, ply)
 			if !pvNode && (tte.bound == BoundExact ||
 				(tte.bound == BoundLower && s >= beta) ||
 				(tte.bound == BoundUpper && s <= alpha)) {
 				return s
 			}
+		}
+	}
+	standPat := -Infinity
+	if !inCheck {
+		if ttEval != -Infinity && ttEval > -MateInMaxPly && ttEval < MateInMaxPly {
+			standPat = ttEval
+		} else {
+			standPat = w.ev.Evaluate(p)
 		}
 	}
 	bestScore := -MateScore + ply
