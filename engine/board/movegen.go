@@ -309,6 +309,10 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 	list.N = int(p.gen(&list.Moves, mode))
 }
 
+// gen is the general generator, for every mode in and out of check. Full
+// generations (perft, evasions) go through it; out of check the captures
+// and the quiet moves, the search's usual requests, have lean copies of it
+// (genCaptures, genQuiets) that tests hold to its moves and their order.
 func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 	var n uint8
 	us, them := p.side, p.side.Other()
