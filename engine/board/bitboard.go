@@ -109,10 +109,10 @@ func init() {
 }
 
 // KnightAttacks returns the squares a knight on s attacks.
-func KnightAttacks(s Square) Bitboard { return knightAttacks[s] }
+func KnightAttacks(s Square) Bitboard { return knightAttacks[s&63] }
 
 // KingAttacks returns the squares a king on s attacks.
-func KingAttacks(s Square) Bitboard { return kingAttacks[s] }
+func KingAttacks(s Square) Bitboard { return kingAttacks[s&63] }
 
 // PawnAttacks returns the squares a pawn of colour c on s attacks.
 func PawnAttacks(c Color, s Square) Bitboard { return pawnAttacks[c][s] }

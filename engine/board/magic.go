@@ -6,30 +6,36 @@ package board
 // a deterministic search from a fixed seed, so every build has the same
 // tables; the search takes a few milliseconds.
 
+//
+// A square's attacks start at offset in its slider's table. The tables'
+// lengths are powers of two (0x19000 and 0x1480 entries are used), so that
+// the look-ups index them under a mask, and the square and the shift are
+// masked too: the compiler then emits no bounds or shift-range checks on
+// this, the hottest look-up of the engine.
 type magic struct {
-	mask    Bitboard
-	magic   uint64
-	shift   uint8
-	attacks []Bitboard
+	mask   Bitboard
+	magic  uint64
+	shift  uint64
+	offset uint64
 }
 
 var (
 	rookMagics   [64]magic
 	bishopMagics [64]magic
-	rookTable    [0x19000]Bitboard
-	bishopTable  [0x1480]Bitboard
+	rookTable    [0x20000]Bitboard
+	bishopTable  [0x2000]Bitboard
 )
 
 // RookAttacks returns the squares a rook on s attacks given occupancy occ.
 func RookAttacks(s Square, occ Bitboard) Bitboard {
-	m := &rookMagics[s]
-	return m.attacks[uint64(occ&m.mask)*m.magic>>m.shift]
+	m := &rookMagics[s&63]
+	return rookTable[(m.offset+uint64(occ&m.mask)*m.magic>>(m.shift&63))&uint64(len(rookTable)-1)]
 }
 
 // BishopAttacks returns the squares a bishop on s attacks given occupancy occ.
 func BishopAttacks(s Square, occ Bitboard) Bitboard {
-	m := &bishopMagics[s]
-	return m.attacks[uint64(occ&m.mask)*m.magic>>m.shift]
+	m := &bishopMagics[s&63]
+	return bishopTable[(m.offset+uint64(occ&m.mask)*m.magic>>(m.shift&63))&uint64(len(bishopTable)-1)]
 }
 
 var (
@@ -84,9 +90,10 @@ func initSlider(magics *[64]magic, table []Bitboard, dirs [4][2]int, known *[64]
 		m := &magics[s]
 		m.mask = slowAttacks(s, 0, dirs) &^ edges
 		bitsN := m.mask.Count()
-		m.shift = uint8(64 - bitsN)
+		m.shift = uint64(64 - bitsN)
 		size := 1 << bitsN
-		m.attacks = table[offset : offset+size]
+		m.offset = uint64(offset)
+		attacks := table[offset : offset+size]
 		offset += size
 		// Carry-Rippler enumeration of every subset of the mask.
 		n := 0
@@ -115,8 +122,8 @@ func initSlider(magics *[64]magic, table []Bitboard, dirs [4][2]int, known *[64]
 				idx := uint64(occs[i]) * m.magic >> m.shift
 				if epoch[idx] < cnt {
 					epoch[idx] = cnt
-					m.attacks[idx] = refs[i]
-				} else if m.attacks[idx] != refs[i] {
+					attacks[idx] = refs[i]
+				} else if attacks[idx] != refs[i] {
 					ok = false
 					break
 				}

@@ -94,23 +94,27 @@ func (p *Position) Clone() *Position {
 // SideToMove returns the colour to move.
 func (p *Position) SideToMove() Color { return p.side }
 
+// The accessors below mask their square and colour arguments, which are in
+// range for any valid call, so that the hot paths that use them carry no
+// bounds checks.
+
 // PieceAt returns the piece on s, or NoPiece.
-func (p *Position) PieceAt(s Square) Piece { return p.board[s] }
+func (p *Position) PieceAt(s Square) Piece { return p.board[s&63] }
 
 // Pieces returns the squares of colour c's pieces of type t.
-func (p *Position) Pieces(c Color, t PieceType) Bitboard { return p.pieces[t] & p.colors[c] }
+func (p *Position) Pieces(c Color, t PieceType) Bitboard { return p.pieces[t] & p.colors[c&1] }
 
 // PiecesOfType returns the squares of both colours' pieces of type t.
 func (p *Position) PiecesOfType(t PieceType) Bitboard { return p.pieces[t] }
 
 // Occupancy returns the squares of colour c's pieces.
-func (p *Position) Occupancy(c Color) Bitboard { return p.colors[c] }
+func (p *Position) Occupancy(c Color) Bitboard { return p.colors[c&1] }
 
 // Occupied returns every occupied square.
 func (p *Position) Occupied() Bitboard { return p.colors[White] | p.colors[Black] }
 
 // KingSquare returns the square of colour c's king.
-func (p *Position) KingSquare(c Color) Square { return (p.pieces[King] & p.colors[c]).LSB() }
+func (p *Position) KingSquare(c Color) Square { return (p.pieces[King] & p.colors[c&1]).LSB() }
 
 // Castling returns the castling rights.
 func (p *Position) Castling() CastleRights { return p.st.castle }
