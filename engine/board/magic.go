@@ -6,7 +6,6 @@ package board
 // a deterministic search from a fixed seed, so every build has the same
 // tables; the search takes a few milliseconds.
 
-//
 // A square's attacks start at offset in its slider's table. The tables'
 // lengths are powers of two (0x19000 and 0x1480 entries are used), so that
 // the look-ups index them under a mask, and the square and the shift are
