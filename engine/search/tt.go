@@ -75,7 +75,19 @@ func NewTT(sizeMB int) *TT {
 	}
 	t := &TT{buckets: make([]ttBucket, p), mask: p - 1}
 	adviseHugePages(t.buckets)
+	t.touchPages()
 	return t
+}
+
+// touchPages writes to every page of the table once, so that the
+// operating system maps (and zeroes) the memory now, when the table is
+// made (the UCI Hash option, a new engine), rather than in page faults
+// spread over the first search.
+func (t *TT) touchPages() {
+	const bucketsPerPage = 4096 / int(unsafe.Sizeof(ttBucket{}))
+	for i := 0; i < len(t.buckets); i += bucketsPerPage {
+		t.buckets[i][0].data.Store(0)
+	}
 }
 
 // Clear empties the table.
