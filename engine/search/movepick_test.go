@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -78,6 +79,11 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 			}
 			want := sorted(legal.Slice())
 			ch1, ch2 := w.contTables(1)
+			// Random histories, with many ties, so that the order of the
+			// quiet moves means something.
+			for _, m := range legal.Slice() {
+				w.history[p.SideToMove()][m.From()][m.To()] = int16(rng.IntN(5)-2) * 1000
+			}
 
 			var mp movePicker
 			mp.initMain(w, 1, ttMove, ch1, ch2)
@@ -87,6 +93,20 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 			}
 			if p.IsLegal(ttMove) && got[0] != ttMove {
 				t.Fatalf("%s: TT move %v handed out after %v", p.FEN(), ttMove, got[0])
+			}
+			// The quiet moves other than the TT move, the killers and the
+			// countermove come best first.
+			last := math.MaxInt
+			for _, m := range got {
+				if p.IsCapture(m) || m.IsPromotion() || p.InCheck() || m == ttMove || m == mp.killer1 ||
+					m == mp.killer2 || m == mp.counter {
+					continue
+				}
+				s := w.quietScore(p.SideToMove(), p.PieceAt(m.From()), m, ch1, ch2)
+				if s > last {
+					t.Fatalf("%s: quiet move %v (score %d) handed out after one scoring %d (%v)", p.FEN(), m, s, last, got)
+				}
+				last = s
 			}
 
 			skipAt := 1 + rng.IntN(4)

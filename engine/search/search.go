@@ -505,6 +505,8 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 	}
 	pvNode := beta-alpha > 1
 
+	// At the frontier the probe goes first: nodes store their static
+	// evaluation as soon as they compute it, so the table often has it.
 	key := p.Hash()
 	ttMove := board.NullMove
 	ttEval := -Infinity
