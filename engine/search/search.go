@@ -510,8 +510,10 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 	key := p.Hash()
 	ttMove := board.NullMove
 	ttEval := -Infinity
+	ttHit := false
 	if useTT {
-		if tte, ok := w.e.tt.Probe(key); ok {
+		var tte ttData
+		if tte, ttHit = w.e.tt.Probe(key); ttHit {
 			ttMove, ttEval = tte.move, tte.eval
 			s := scoreFromTT(tte.score, ply)
 			if !pvNode && (tte.bound == BoundExact ||
@@ -527,6 +529,12 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 			standPat = ttEval
 		} else {
 			standPat = w.ev.Evaluate(p)
+			if useTT && !ttHit {
+				// As in the main search: the next iteration meets this
+				// position again, one ply deeper, and the probe above has
+				// just brought its bucket into the cache.
+				w.e.tt.Store(key, board.NullMove, 0, standPat, -1, BoundNone)
+			}
 		}
 	}
 	bestScore := -MateScore + ply
