@@ -60,9 +60,12 @@ type movePicker struct {
 	nBad   int
 	bad    int // next losing capture to hand out
 
-	quiets      board.MoveList
-	quietScores [256]int32
-	nextQuiet   int
+	quiets board.MoveList
+	// quietKeys[i] is the score of quiets.Moves[i] shifted left by 8 bits,
+	// with 255−i in the low bits: the largest key is the best score at its
+	// first place, so one pass of maxima selects a move.
+	quietKeys [256]int64
+	nextQuiet int
 	// quietMax is the index of the best quiet move not handed out yet,
 	// found ahead of time (-1: none left).
 	quietMax int
@@ -289,16 +292,16 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			}
 			i := mp.quietMax
 			if i < 0 {
-				i = mp.best(&mp.quiets, &mp.quietScores, mp.nextQuiet)
+				i = mp.bestQuiet()
 				if i < 0 {
 					mp.stage++
 					continue
 				}
 			}
-			m := mp.take(&mp.quiets, &mp.quietScores, i, &mp.nextQuiet)
+			m := mp.takeQuiet(i)
 			// Look one move ahead: the next quiet move's child is fetched
 			// from the table while this move's subtree is searched.
-			mp.quietMax = mp.best(&mp.quiets, &mp.quietScores, mp.nextQuiet)
+			mp.quietMax = mp.bestQuiet()
 			if mp.quietMax >= 0 {
 				mp.w.e.tt.Prefetch(p.KeyAfter(mp.quiets.Moves[mp.quietMax]))
 			}
@@ -357,21 +360,56 @@ func (mp *movePicker) generateQuiets() {
 		}
 	}
 	mp.quiets.N = n
-	mp.w.scoreQuiets(p, mp.quiets.Slice(), &mp.quietScores, mp.ch1, mp.ch2)
+	mp.w.scoreQuiets(p, mp.quiets.Slice(), &mp.quietKeys, mp.ch1, mp.ch2)
 	mp.nextQuiet = 0
-	mp.quietMax = mp.best(&mp.quiets, &mp.quietScores, 0)
+	mp.quietMax = mp.bestQuiet()
 }
 
-// scoreQuiets scores quiet moves by their history and continuation
-// histories (see quietScore), in a loop of its own for tight code.
-func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, scores *[256]int32, ch1, ch2 *contTable) {
+// scoreQuiets sets the selection keys (see quietKeys) of quiet moves from
+// their history and continuation histories (see quietScore), in a loop of
+// its own for tight code.
+func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, keys *[256]int64, ch1, ch2 *contTable) {
 	hist := &w.history[p.SideToMove()&1]
-	out := scores[:len(moves)]
+	out := keys[:len(moves)]
 	for i, m := range moves {
 		from, to := m.From()&63, m.To()&63
 		pc := p.PieceAt(from) & 15
-		out[i] = int32(hist[from][to]) + int32(ch1[pc][to]) + int32(ch2[pc][to])
+		score := int64(hist[from][to]) + int64(ch1[pc][to]) + int64(ch2[pc][to])
+		out[i] = score<<8 | int64(255-i)
 	}
+}
+
+// bestQuiet returns the index of the best quiet move not handed out yet
+// (the first of equals), or -1.
+func (mp *movePicker) bestQuiet() int {
+	if mp.nextQuiet >= mp.quiets.N {
+		return -1
+	}
+	return 255 - int(maxKey(mp.quietKeys[mp.nextQuiet:mp.quiets.N])&255)
+}
+
+// maxKey returns the largest of keys (not empty). It is kept out of line:
+// inlined into pick, the loop compiles to a branch per key instead of a
+// conditional move.
+//
+//go:noinline
+func maxKey(keys []int64) int64 {
+	top := keys[0]
+	for _, k := range keys[1:] {
+		top = max(top, k)
+	}
+	return top
+}
+
+// takeQuiet hands out the quiet move at i: the move at nextQuiet takes
+// its place (with its key's index bits rewritten) and nextQuiet advances.
+func (mp *movePicker) takeQuiet(i int) board.Move {
+	n := mp.nextQuiet
+	m := mp.quiets.Moves[i&255]
+	mp.quiets.Moves[i&255], mp.quiets.Moves[n] = mp.quiets.Moves[n], m
+	mp.quietKeys[i&255] = mp.quietKeys[n]&^255 | int64(255-i)
+	mp.nextQuiet = n + 1
+	return m
 }
 
 // best returns the index of the highest score in list from from on, or -1.
