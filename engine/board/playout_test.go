@@ -83,7 +83,7 @@ func (pl playout) replay(t testing.TB, visit func(p *Position)) {
 // against a recomputation, and the position against its own FEN re-parsed.
 func checkConsistent(t testing.TB, p *Position) {
 	t.Helper()
-	var pieces [6]Bitboard
+	var pieces [8]Bitboard // the two slots past King stay empty
 	var colors [2]Bitboard
 	for s := Square(0); s < 64; s++ {
 		if pc := p.board[s]; pc != NoPiece {

@@ -1,5 +1,7 @@
 package board
 
+import "slices"
+
 // state is the part of a position that a move changes irreversibly; a stack of
 // them makes unmake exact and serves repetition detection.
 type state struct {
@@ -44,8 +46,12 @@ type posInfo struct {
 // position as it is: GivesCheck, IsLegal and the move generators fill the
 // cache. Give each goroutine its own Clone.
 type Position struct {
-	board    [64]Piece
-	pieces   [6]Bitboard
+	board [64]Piece
+	// pieces[t] holds both colours' pieces of type t. The two slots past
+	// King stay empty: indexes masked to three bits need no bounds check,
+	// and taking "nothing" (NoPieceType) off a square is a harmless
+	// no-op, which lets MakeMove handle captures without a branch.
+	pieces   [8]Bitboard
 	colors   [2]Bitboard
 	side     Color
 	fullmove int
@@ -164,33 +170,32 @@ func (p *Position) Moves() []Move {
 }
 
 // put, remove and move change the board and the hash incrementally. They
-// are only called with real pieces, so the piece's type and colour come from
-// plain arithmetic.
-func (p *Position) put(pc Piece, s Square) {
+// are only called with real pieces (of colour c where it is passed).
+func (p *Position) put(pc Piece, c Color, s Square) {
 	b := SquareBB(s)
-	p.board[s] = pc
-	p.pieces[pc%6] |= b
-	p.colors[pc/6] |= b
-	p.st.hash ^= zobristPiece[pc][s]
+	p.board[s&63] = pc
+	p.pieces[pieceTypes[pc&15]&7] |= b
+	p.colors[c&1] |= b
+	p.st.hash ^= zobristPiece[pc&15][s&63]
 }
 
-func (p *Position) remove(s Square) {
-	pc := p.board[s]
+func (p *Position) remove(c Color, s Square) {
+	pc := p.board[s&63]
 	b := SquareBB(s)
-	p.board[s] = NoPiece
-	p.pieces[pc%6] &^= b
-	p.colors[pc/6] &^= b
-	p.st.hash ^= zobristPiece[pc][s]
+	p.board[s&63] = NoPiece
+	p.pieces[pieceTypes[pc&15]&7] &^= b
+	p.colors[c&1] &^= b
+	p.st.hash ^= zobristPiece[pc&15][s&63]
 }
 
-func (p *Position) move(from, to Square) {
-	pc := p.board[from]
+func (p *Position) move(c Color, from, to Square) {
+	pc := p.board[from&63]
 	b := SquareBB(from) | SquareBB(to)
-	p.board[from] = NoPiece
-	p.board[to] = pc
-	p.pieces[pc%6] ^= b
-	p.colors[pc/6] ^= b
-	p.st.hash ^= zobristPiece[pc][from] ^ zobristPiece[pc][to]
+	p.board[from&63] = NoPiece
+	p.board[to&63] = pc
+	p.pieces[pieceTypes[pc&15]&7] ^= b
+	p.colors[c&1] ^= b
+	p.st.hash ^= zobristPiece[pc&15][from&63] ^ zobristPiece[pc&15][to&63]
 }
 
 // AttackersTo returns the pieces of both colours that attack s given occupancy occ.
@@ -257,20 +262,106 @@ func (p *Position) setEnPassant(ep Square) {
 
 // MakeMove plays a legal move. Playing an illegal move corrupts the position;
 // check untrusted moves with IsLegal or ParseUCIMove first.
+//
+// Normal moves are played here, the rest in makeSpecial. The rare calls
+// (growing the history, the en-passant square) come first or last: values
+// live across a call are kept on the stack.
 func (p *Position) MakeMove(m Move) {
-	p.history = append(p.history, p.st)
+	if m&kindMask != kindNormal {
+		p.makeSpecial(m)
+		return
+	}
+	if len(p.history) == cap(p.history) {
+		p.growHistory()
+	}
+	ply := len(p.history)
+	p.history = p.history[:ply+1]
+	p.history[ply] = p.st
 	st := &p.st
 	hadCheckInfo := st.cached&cachedCheckInfo != 0
-	us, them := p.side, p.side.Other()
+	us := p.side & 1
+	them := us ^ 1
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 
+	st.move = m
+	st.cached = 0
+	if st.epHashed {
+		st.hash ^= zobristEPFile[st.ep&7]
+	}
+	st.ep = NoSquare
+	st.epHashed = false
+
+	captured := p.board[to]
+	toBB := SquareBB(to)
+	st.captured = captured
+	// A pawn move or a capture resets the clock.
+	st.halfmove = (st.halfmove + 1) & halfmoveKeep[pc&15]
+	if captured != NoPiece {
+		p.pieces[pieceTypes[captured&15]&7] &^= toBB
+		p.colors[them] &^= toBB
+		st.hash ^= zobristPiece[captured&15][to]
+		st.halfmove = 0
+	}
+	fromTo := SquareBB(from) | toBB
+	p.board[from] = NoPiece
+	p.board[to] = pc
+	p.pieces[pieceTypes[pc&15]&7] ^= fromTo
+	p.colors[us] ^= fromTo
+	st.hash ^= zobristPiece[pc&15][from] ^ zobristPiece[pc&15][to] ^ zobristSide
+	if cr := st.castle & castleMask[from] & castleMask[to]; cr != st.castle {
+		st.hash ^= zobristCastling[st.castle&15] ^ zobristCastling[cr&15]
+		st.castle = cr
+	}
+	p.fullmove += int(us) // one more after Black's move
+	p.side = them
+
+	// A double push (the distance test first, as it is rarely passed: d+16
+	// is 0 or 32 exactly when d is -16 or 16) sets the en-passant square
+	// once the checkers are known, which setEnPassant needs.
+	epSq := NoSquare
+	if d := int(to) - int(from); (d+16)&^32 == 0 && pc.Type() == Pawn {
+		epSq = (from + to) / 2
+	}
+	if hadCheckInfo {
+		// The check info of the position before the move (GivesCheck
+		// computed it) tells the checks apart without looking at every
+		// attacker: the moved piece, or sliders it uncovered.
+		ci := &p.info[ply]
+		st.checkers = ci.checkSquares[pc&15] & toBB
+		if ci.discoverers.Has(from) {
+			st.checkers |= p.sliderAttackersBy(us, p.KingSquare(them))
+		}
+	} else {
+		st.checkers = p.attackersBy(us, p.KingSquare(them))
+	}
+	if epSq != NoSquare {
+		p.setEnPassant(epSq)
+	}
+}
+
+// growHistory makes room in the history for one more state (amortised,
+// as by append).
+//
+//go:noinline
+func (p *Position) growHistory() {
+	p.history = slices.Grow(p.history, 1)
+}
+
+// makeSpecial is MakeMove for a castling, an en-passant capture or a
+// promotion: rare moves, played with the general helpers, the checkers found
+// from scratch.
+func (p *Position) makeSpecial(m Move) {
+	p.history = append(p.history, p.st)
+	st := &p.st
+	us, them := p.side, p.side.Other()
+	from, to := m.From(), m.To()
 	st.move = m
 	st.captured = NoPiece
 	st.cached = 0
 	st.halfmove++
 	if st.epHashed {
-		st.hash ^= zobristEPFile[st.ep.File()]
+		st.hash ^= zobristEPFile[st.ep&7]
 	}
 	oldEP := st.ep
 	st.ep = NoSquare
@@ -285,58 +376,33 @@ func (p *Position) MakeMove(m Move) {
 		if us == Black {
 			rfrom, rto = rfrom+56, rto+56
 		}
-		p.move(from, to)
-		p.move(rfrom, rto)
+		p.move(us, from, to)
+		p.move(us, rfrom, rto)
 	case kindEnPassant:
 		capSq := oldEP - 8
 		if us == Black {
 			capSq = oldEP + 8
 		}
-		st.captured = p.board[capSq]
-		p.remove(capSq)
-		p.move(from, to)
+		st.captured = p.board[capSq&63]
+		p.remove(them, capSq)
+		p.move(us, from, to)
 		st.halfmove = 0
-	default:
+	default: // a promotion
 		if c := p.board[to]; c != NoPiece {
 			st.captured = c
-			p.remove(to)
-			st.halfmove = 0
+			p.remove(them, to)
 		}
-		if m&kindMask == kindPromotion {
-			p.remove(from)
-			p.put(MakePiece(us, m.Promotion()), to)
-		} else {
-			p.move(from, to)
-		}
-		st.halfmove &= halfmoveKeep[pc&15] // a pawn move resets the clock
+		p.remove(us, from)
+		p.put(MakePiece(us, m.Promotion()), us, to)
+		st.halfmove = 0
 	}
-
 	if cr := st.castle & castleMask[from] & castleMask[to]; cr != st.castle {
-		st.hash ^= zobristCastling[st.castle] ^ zobristCastling[cr]
+		st.hash ^= zobristCastling[st.castle&15] ^ zobristCastling[cr&15]
 		st.castle = cr
 	}
-	p.fullmove += int(us) // one more after Black's move
+	p.fullmove += int(us)
 	p.side = them
 	st.hash ^= zobristSide
-	// A double push: the distance test first, as it is rarely passed
-	// (d+16 is 0 or 32 exactly when d is -16 or 16).
-	if d := int(to) - int(from); (d+16)&^32 == 0 && pc.Type() == Pawn {
-		p.setEnPassant((from + to) / 2)
-	}
-	if hadCheckInfo && m&kindMask == kindNormal {
-		// The check info of the position before the move (GivesCheck
-		// computed it) tells the checks apart without looking at every
-		// attacker: the moved piece, or sliders it uncovered.
-		ci := &p.info[len(p.history)-1]
-		st.checkers = 0
-		if ci.checkSquares[pc&15].Has(to) {
-			st.checkers = SquareBB(to)
-		}
-		if ci.discoverers.Has(from) {
-			st.checkers |= p.sliderAttackersBy(us, p.KingSquare(them))
-		}
-		return
-	}
 	st.checkers = p.attackersBy(us, p.KingSquare(them))
 }
 
@@ -359,45 +425,58 @@ func (p *Position) attackersBy(c Color, s Square) Bitboard {
 
 // UnmakeMove takes back the last move made, restoring the position and its
 // hash exactly. The pieces go back without touching the hash, which comes
-// back with the earlier state.
+// back with the earlier state. It calls nothing, so that it needs no stack
+// frame.
 func (p *Position) UnmakeMove() {
 	m := p.st.move
 	captured := p.st.captured
-	us := p.side.Other()
+	us := (p.side ^ 1) & 1
 	p.side = us
 	p.fullmove -= int(us)
 	from, to := m.From(), m.To()
-	switch m & kindMask {
-	case kindCastling:
-		rfrom, rto := H1, F1
-		if to.File() == 2 {
-			rfrom, rto = A1, D1
-		}
-		if us == Black {
-			rfrom, rto = rfrom+56, rto+56
-		}
-		p.moveNoHash(rto, rfrom)
-		p.moveNoHash(to, from)
-	case kindEnPassant:
-		p.moveNoHash(to, from)
-		capSq := to - 8
-		if us == Black {
-			capSq = to + 8
-		}
-		p.putNoHash(captured, capSq)
-	case kindPromotion:
-		p.board[from] = MakePiece(us, Pawn)
-		p.pieces[m.Promotion()] &^= SquareBB(to)
-		p.pieces[Pawn] |= SquareBB(from)
-		p.colors[us] ^= SquareBB(from) | SquareBB(to)
-		p.board[to] = NoPiece
+	if m&kindMask == kindNormal {
+		pc := p.board[to]
+		toBB := SquareBB(to)
+		fromTo := SquareBB(from) | toBB
+		p.board[from] = pc
+		p.board[to] = captured
+		p.pieces[pieceTypes[pc&15]&7] ^= fromTo
+		p.colors[us] ^= fromTo
 		if captured != NoPiece {
-			p.putNoHash(captured, to)
+			p.pieces[pieceTypes[captured&15]&7] |= toBB
+			p.colors[us^1] |= toBB
 		}
-	default:
-		p.moveNoHash(to, from)
-		if captured != NoPiece {
-			p.putNoHash(captured, to)
+	} else {
+		switch m & kindMask {
+		case kindCastling:
+			rfrom, rto := H1, F1
+			if to.File() == 2 {
+				rfrom, rto = A1, D1
+			}
+			if us == Black {
+				rfrom, rto = rfrom+56, rto+56
+			}
+			p.moveNoHash(us, rto, rfrom)
+			p.moveNoHash(us, to, from)
+		case kindEnPassant:
+			p.moveNoHash(us, to, from)
+			capSq := to - 8
+			if us == Black {
+				capSq = to + 8
+			}
+			p.board[capSq&63] = captured
+			p.pieces[Pawn] |= SquareBB(capSq)
+			p.colors[us^1] |= SquareBB(capSq)
+		default: // a promotion
+			p.board[from] = MakePiece(us, Pawn)
+			p.pieces[m.Promotion()&7] &^= SquareBB(to)
+			p.pieces[Pawn] |= SquareBB(from)
+			p.colors[us] ^= SquareBB(from) | SquareBB(to)
+			p.board[to] = captured
+			if captured != NoPiece {
+				p.pieces[pieceTypes[captured&15]&7] |= SquareBB(to)
+				p.colors[us^1] |= SquareBB(to)
+			}
 		}
 	}
 	n := len(p.history) - 1
@@ -405,19 +484,24 @@ func (p *Position) UnmakeMove() {
 	p.history = p.history[:n]
 }
 
-// moveNoHash moves the piece on from to the empty square to, leaving the hash alone.
-func (p *Position) moveNoHash(from, to Square) {
-	pc := p.board[from]
+// moveNoHash moves colour c's piece on from to the empty square to, leaving the hash alone.
+func (p *Position) moveNoHash(c Color, from, to Square) {
+	pc := p.board[from&63]
 	b := SquareBB(from) | SquareBB(to)
-	p.board[from] = NoPiece
-	p.board[to] = pc
-	p.pieces[pc%6] ^= b
-	p.colors[pc/6] ^= b
+	p.board[from&63] = NoPiece
+	p.board[to&63] = pc
+	p.pieces[pieceTypes[pc&15]&7] ^= b
+	p.colors[c&1] ^= b
 }
 
 // halfmoveKeep[pc] is ANDed into the halfmove clock after a move of piece
 // pc: zero for pawns (a pawn move resets the clock), all ones otherwise.
 var halfmoveKeep [16]int
+
+// halfmoveKeepAfter[pc] is ANDed into the halfmove clock after a move onto
+// a square that held pc: zero for a piece (a capture resets the clock), all
+// ones for an empty square (NoPiece and up).
+var halfmoveKeepAfter = [16]int{NoPiece: -1, NoPiece + 1: -1, NoPiece + 2: -1, NoPiece + 3: -1}
 
 func init() {
 	for pc := Piece(0); pc < 16; pc++ {
