@@ -70,6 +70,11 @@ type movePicker struct {
 	// found ahead of time (-1: none left).
 	quietMax int
 
+	// lastQuiet, set by the search, says that a quiet move handed out now
+	// is the last one late-move pruning lets through (checks aside): no
+	// look-ahead to the next.
+	lastQuiet bool
+
 	// skipQuiets, set by the search once late quiet moves are pruned, makes
 	// the picker hand out only the remaining quiet moves that give check,
 	// in generation order.
@@ -301,7 +306,10 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			m := mp.takeQuiet(i)
 			// Look one move ahead: the next quiet move's child is fetched
 			// from the table while this move's subtree is searched.
-			mp.quietMax = mp.bestQuiet()
+			mp.quietMax = -1
+			if !mp.lastQuiet {
+				mp.quietMax = mp.bestQuiet()
+			}
 			if mp.quietMax >= 0 {
 				mp.w.e.tt.Prefetch(p.KeyAfter(mp.quiets.Moves[mp.quietMax]))
 			}

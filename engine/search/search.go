@@ -277,8 +277,16 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	var quietsTried [64]board.Move
 	nQuiets := 0
 	skipQuiets := false
+	// Late-move pruning cuts quiet moves after the lmpLimit-th move.
+	lmpLimit := 1 << 30 // no limit
+	if !root && depth <= 8 {
+		lmpLimit = (3 + depth*depth) / (2 - b2i(improving))
+	}
 
 	for {
+		// A quiet move handed out now is move moveCount+1; if the one
+		// after it would be pruned, the picker need not look ahead to it.
+		mp.lastQuiet = moveCount+2 > lmpLimit
 		m := mp.pick(!root)
 		if m == board.NullMove {
 			break
@@ -299,7 +307,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		// are only pruned when they lose material.
 		if !root && bestScore > -MateInMaxPly && p.NonPawnMaterial(us) {
 			if quiet && !givesCheck {
-				if depth <= 8 && moveCount > (3+depth*depth)/(2-b2i(improving)) {
+				if moveCount > lmpLimit {
 					skipQuiets = true
 					mp.skipQuiets = true
 					continue
