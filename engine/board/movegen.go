@@ -1,5 +1,7 @@
 package board
 
+import "math/bits"
+
 // Legal move generation. Moves are generated legal directly: pinned pieces
 // move only along their pin line, a single check restricts the other pieces
 // to capturing the checker or blocking, a double check leaves only king
@@ -141,36 +143,13 @@ func (p *Position) genCaptures(ml *[256]Move) uint8 {
 		}
 	}
 
-	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
-		from := b.PopLSB()
-		for t := knightAttacks[from] & theirs; t != 0; {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
+	knights := p.pieces[Knight] & ours
+	diagonal := (p.pieces[Bishop] | p.pieces[Queen]) & ours
+	straight := (p.pieces[Rook] | p.pieces[Queen]) & ours
+	if pinned&(knights|diagonal|straight) == 0 {
+		return addFreePieceMoves(ml, n, knights, diagonal, straight, theirs, occ)
 	}
-	for b := (p.pieces[Bishop] | p.pieces[Queen]) & ours; b != 0; {
-		from := b.PopLSB()
-		t := BishopAttacks(from, occ) & theirs
-		if pinned.Has(from) {
-			t &= lineBB[ksq][from]
-		}
-		for t != 0 {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
-	}
-	for b := (p.pieces[Rook] | p.pieces[Queen]) & ours; b != 0; {
-		from := b.PopLSB()
-		t := RookAttacks(from, occ) & theirs
-		if pinned.Has(from) {
-			t &= lineBB[ksq][from]
-		}
-		for t != 0 {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
-	}
-	return n
+	return addPinnedPieceMoves(ml, n, knights&^pinned, diagonal, straight, theirs, occ, pinned, &lineBB[ksq&63])
 }
 
 // genQuiets is gen(ml, genQuiets) out of check: the same moves in the same
@@ -197,36 +176,84 @@ func (p *Position) genQuiets(ml *[256]Move) uint8 {
 		n = addPawnPushes(ml, n, us, SquareBB(from), lineBB[ksq][from]&^ours, empty)
 	}
 
-	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
-		from := b.PopLSB()
-		for t := knightAttacks[from] & empty; t != 0; {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
-	}
-	for b := (p.pieces[Bishop] | p.pieces[Queen]) & ours; b != 0; {
-		from := b.PopLSB()
-		t := BishopAttacks(from, occ) & empty
-		if pinned.Has(from) {
-			t &= lineBB[ksq][from]
-		}
-		for t != 0 {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
-	}
-	for b := (p.pieces[Rook] | p.pieces[Queen]) & ours; b != 0; {
-		from := b.PopLSB()
-		t := RookAttacks(from, occ) & empty
-		if pinned.Has(from) {
-			t &= lineBB[ksq][from]
-		}
-		for t != 0 {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
+	knights := p.pieces[Knight] & ours
+	diagonal := (p.pieces[Bishop] | p.pieces[Queen]) & ours
+	straight := (p.pieces[Rook] | p.pieces[Queen]) & ours
+	if pinned&(knights|diagonal|straight) == 0 {
+		n = addFreePieceMoves(ml, n, knights, diagonal, straight, empty, occ)
+	} else {
+		n = addPinnedPieceMoves(ml, n, knights&^pinned, diagonal, straight, empty, occ, pinned, &lineBB[ksq&63])
 	}
 	return p.genCastling(ml, n, us, occ)
+}
+
+// addPinnedPieceMoves is addFreePieceMoves when some of the pieces are
+// pinned (knights is without them): a pinned piece moves along its pin
+// line, line[s] being the line through the king and s.
+func addPinnedPieceMoves(ml *[256]Move, n uint8, knights, diagonal, straight, target, occ, pinned Bitboard, line *[64]Bitboard) uint8 {
+	_ = ml[0] // one nil check, not one per move
+	for ; knights != 0; knights &= knights - 1 {
+		from := uint(bits.TrailingZeros64(uint64(knights)))
+		for t := knightAttacks[from] & target; t != 0; t &= t - 1 {
+			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
+			n++
+		}
+	}
+	for ; diagonal != 0; diagonal &= diagonal - 1 {
+		from := uint(bits.TrailingZeros64(uint64(diagonal)))
+		t := BishopAttacks(Square(from), occ) & target
+		if pinned&(1<<from) != 0 {
+			t &= line[from]
+		}
+		for ; t != 0; t &= t - 1 {
+			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
+			n++
+		}
+	}
+	for ; straight != 0; straight &= straight - 1 {
+		from := uint(bits.TrailingZeros64(uint64(straight)))
+		t := RookAttacks(Square(from), occ) & target
+		if pinned&(1<<from) != 0 {
+			t &= line[from]
+		}
+		for ; t != 0; t &= t - 1 {
+			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
+			n++
+		}
+	}
+	return n
+}
+
+// addFreePieceMoves adds the moves of the knights, then of the bishops and
+// queens along diagonals (diagonal), then of the rooks and queens along
+// lines (straight), to the squares of target, when none of them is pinned.
+// The generators' callers choose it or addPinnedPieceMoves: leaves with few
+// values live, which their loops keep in registers, and which write the
+// moves without a nil check each.
+func addFreePieceMoves(ml *[256]Move, n uint8, knights, diagonal, straight, target, occ Bitboard) uint8 {
+	_ = ml[0] // one nil check, not one per move
+	for ; knights != 0; knights &= knights - 1 {
+		from := uint(bits.TrailingZeros64(uint64(knights)))
+		for t := knightAttacks[from] & target; t != 0; t &= t - 1 {
+			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
+			n++
+		}
+	}
+	for ; diagonal != 0; diagonal &= diagonal - 1 {
+		from := uint(bits.TrailingZeros64(uint64(diagonal)))
+		for t := BishopAttacks(Square(from), occ) & target; t != 0; t &= t - 1 {
+			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
+			n++
+		}
+	}
+	for ; straight != 0; straight &= straight - 1 {
+		from := uint(bits.TrailingZeros64(uint64(straight)))
+		for t := RookAttacks(Square(from), occ) & target; t != 0; t &= t - 1 {
+			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
+			n++
+		}
+	}
+	return n
 }
 
 // addPawnPushes is addPawnMoves for genQuiets: the single pushes short of
@@ -378,34 +405,13 @@ func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 
 	n = p.genPawnMoves(ml, n, us, pinned, ksq, target, mode)
 
-	for b := p.pieces[Knight] & ours &^ pinned; b != 0; {
-		from := b.PopLSB()
-		for t := knightAttacks[from] & moveTarget; t != 0; {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
-	}
-	for b := (p.pieces[Bishop] | p.pieces[Queen]) & ours; b != 0; {
-		from := b.PopLSB()
-		t := BishopAttacks(from, occ) & moveTarget
-		if pinned.Has(from) {
-			t &= lineBB[ksq][from]
-		}
-		for t != 0 {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
-	}
-	for b := (p.pieces[Rook] | p.pieces[Queen]) & ours; b != 0; {
-		from := b.PopLSB()
-		t := RookAttacks(from, occ) & moveTarget
-		if pinned.Has(from) {
-			t &= lineBB[ksq][from]
-		}
-		for t != 0 {
-			ml[n] = NewMove(from, t.PopLSB())
-			n++
-		}
+	knights := p.pieces[Knight] & ours
+	diagonal := (p.pieces[Bishop] | p.pieces[Queen]) & ours
+	straight := (p.pieces[Rook] | p.pieces[Queen]) & ours
+	if pinned&(knights|diagonal|straight) == 0 {
+		n = addFreePieceMoves(ml, n, knights, diagonal, straight, moveTarget, occ)
+	} else {
+		n = addPinnedPieceMoves(ml, n, knights&^pinned, diagonal, straight, moveTarget, occ, pinned, &lineBB[ksq&63])
 	}
 
 	if mode == genCaptures || checkers != 0 {
