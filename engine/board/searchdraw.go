@@ -5,7 +5,18 @@ package board
 // after the search root (ply rootPly of the history) once, or any earlier
 // position twice (a threefold with the game's moves before the root). The
 // fifty-move rule is left to the caller, which must rule out mate first.
+//
+// It is small enough to be inlined for its usual answer: fewer than four
+// plies since a capture or pawn move leave no repetition possible, and a
+// pawn on the board leaves mating material.
 func (p *Position) IsSearchDraw(rootPly int) bool {
+	if p.st.halfmove < 4 && p.pieces[Pawn] != 0 {
+		return false
+	}
+	return p.isSearchDraw(rootPly)
+}
+
+func (p *Position) isSearchDraw(rootPly int) bool {
 	if p.IsInsufficientMaterial() {
 		return true
 	}
