@@ -112,23 +112,35 @@ func (p *Position) genKingMoves(ml *[256]Move, n uint8, us Color, ksq Square, ta
 
 // genCaptures is gen(ml, genCaptures) out of check (GenerateCaptures
 // leaves evasions to a full generation): the same moves in the same order,
-// without the tests of the mode and of check.
+// without the tests of the mode and of check. The usual case (no piece
+// pinned, no en passant, no capture by the king) goes to a leaf, with no
+// value kept across a call.
 func (p *Position) genCaptures(ml *[256]Move) uint8 {
+	pinned := p.pinnedPieces()
+	us := p.side & 1
+	ours, theirs := p.colors[us], p.colors[us^1]
+	if pinned == 0 && !p.st.epHashed && kingAttacks[p.KingSquare(us)&63]&theirs == 0 {
+		return addFreeCaptures(ml, 0, us, p.pieces[Pawn]&ours, p.pieces[Knight]&ours,
+			(p.pieces[Bishop]|p.pieces[Queen])&ours, (p.pieces[Rook]|p.pieces[Queen])&ours, theirs, ours|theirs)
+	}
+	return p.genCapturesSlow(ml, pinned)
+}
+
+// genCapturesSlow is genCaptures in general.
+func (p *Position) genCapturesSlow(ml *[256]Move, pinned Bitboard) uint8 {
 	var n uint8
 	us := p.side
 	ours, theirs := p.colors[us], p.colors[us.Other()]
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
-
 	if t := kingAttacks[ksq] & theirs; t != 0 {
 		n = p.genKingMoves(ml, n, us, ksq, t, occ, theirs)
 	}
-	pinned := p.pinnedPieces()
+	pawns := p.pieces[Pawn] & ours
 
 	// Pawns: promotions by a push, captures (with promotion on the last
 	// rank), then those of pinned pawns along their pin line, then en
 	// passant.
-	pawns := p.pieces[Pawn] & ours
 	n = addPawnCaptures(ml, n, us, pawns&^pinned, ^ours, occ, theirs)
 	for b := pawns & pinned; b != 0; {
 		from := b.PopLSB()
@@ -153,8 +165,37 @@ func (p *Position) genCaptures(ml *[256]Move) uint8 {
 }
 
 // genQuiets is gen(ml, genQuiets) out of check: the same moves in the same
-// order, without the tests of the mode and of check.
+// order, without the tests of the mode and of check. With no piece pinned
+// (the usual case), the king's moves, the other pieces' and castling come
+// from three calls, with only the list kept across them.
 func (p *Position) genQuiets(ml *[256]Move) uint8 {
+	pinned := p.pinnedPieces()
+	if pinned != 0 {
+		return p.genQuietsSlow(ml, pinned)
+	}
+	var n uint8
+	{
+		us := p.side & 1
+		ksq := p.KingSquare(us)
+		theirs := p.colors[us^1]
+		occ := p.colors[us] | theirs
+		if t := kingAttacks[ksq&63] &^ occ; t != 0 {
+			n = p.genKingMoves(ml, n, us, ksq, t, occ, theirs)
+		}
+	}
+	us := p.side & 1
+	ours := p.colors[us]
+	occ := ours | p.colors[us^1]
+	n = addFreeQuiets(ml, n, us, p.pieces[Pawn]&ours, p.pieces[Knight]&ours, (p.pieces[Bishop]|p.pieces[Queen])&ours,
+		(p.pieces[Rook]|p.pieces[Queen])&ours, ^occ, occ)
+	if p.st.castle&castlingRightsOf[us] == 0 {
+		return n
+	}
+	return p.genCastling(ml, n, us, p.Occupied())
+}
+
+// genQuietsSlow is genQuiets in general.
+func (p *Position) genQuietsSlow(ml *[256]Move, pinned Bitboard) uint8 {
 	var n uint8
 	us := p.side
 	ours, theirs := p.colors[us], p.colors[us.Other()]
@@ -165,11 +206,10 @@ func (p *Position) genQuiets(ml *[256]Move) uint8 {
 	if t := kingAttacks[ksq] & empty; t != 0 {
 		n = p.genKingMoves(ml, n, us, ksq, t, occ, theirs)
 	}
-	pinned := p.pinnedPieces()
+	pawns := p.pieces[Pawn] & ours
 
 	// Pawn pushes other than promotions, then those of pinned pawns
 	// along their pin line.
-	pawns := p.pieces[Pawn] & ours
 	n = addPawnPushes(ml, n, us, pawns&^pinned, ^ours, empty)
 	for b := pawns & pinned; b != 0; {
 		from := b.PopLSB()
@@ -254,6 +294,97 @@ func addFreePieceMoves(ml *[256]Move, n uint8, knights, diagonal, straight, targ
 		}
 	}
 	return n
+}
+
+// castlingRightsOf[c] is the set of colour c's castling rights.
+var castlingRightsOf = [2]CastleRights{WhiteKingside | WhiteQueenside, BlackKingside | BlackQueenside}
+
+// addFreeCaptures adds the captures and promotions of the side us's pawns,
+// knights, bishops and queens (diagonal) and rooks and queens (straight),
+// none of them pinned, in genCaptures's order (en passant aside).
+func addFreeCaptures(ml *[256]Move, n uint8, us Color, pawns, knights, diagonal, straight, theirs, occ Bitboard) uint8 {
+	_ = ml[0] // one nil check, not one per move
+	if pawns != 0 {
+		var push, west, east Bitboard
+		var up, dw, de Move // from = to - step, as a move's bits
+		if us == White {
+			push = (pawns & Rank7) << 8 &^ occ
+			west, east = (pawns&^FileA)<<7&theirs, (pawns&^FileH)<<9&theirs
+			up, dw, de = 8, 7, 9
+		} else {
+			push = (pawns & Rank2) >> 8 &^ occ
+			west, east = (pawns&^FileA)>>9&theirs, (pawns&^FileH)>>7&theirs
+			up, dw, de = 8, 9, 7
+			up, dw, de = -up, -dw, -de // from = to + step, modulo 1<<16
+		}
+		for ; push != 0; push &= push - 1 {
+			to := Move(bits.TrailingZeros64(uint64(push)))
+			n = addPromotionMoves(ml, n, (to-up)|to<<6)
+		}
+		for ; west != 0; west &= west - 1 {
+			to := Move(bits.TrailingZeros64(uint64(west)))
+			if m := (to - dw) | to<<6; (Rank1|Rank8)&(1<<to) != 0 {
+				n = addPromotionMoves(ml, n, m)
+			} else {
+				ml[n] = m
+				n++
+			}
+		}
+		for ; east != 0; east &= east - 1 {
+			to := Move(bits.TrailingZeros64(uint64(east)))
+			if m := (to - de) | to<<6; (Rank1|Rank8)&(1<<to) != 0 {
+				n = addPromotionMoves(ml, n, m)
+			} else {
+				ml[n] = m
+				n++
+			}
+		}
+	}
+	return addFreePieceMoves(ml, n, knights, diagonal, straight, theirs, occ)
+}
+
+// addFreeQuiets adds the quiet moves of the side us's pawns (pushes short of
+// promotion), knights, bishops and queens (diagonal) and rooks and queens
+// (straight), none of them pinned, in genQuiets's order (the king's and
+// castling aside). empty is the set of empty squares.
+func addFreeQuiets(ml *[256]Move, n uint8, us Color, pawns, knights, diagonal, straight, empty, occ Bitboard) uint8 {
+	_ = ml[0] // one nil check, not one per move
+	var single, double Bitboard
+	var up Move
+	if us == White {
+		single = pawns << 8 & empty
+		double = (single & Rank3) << 8 & empty
+		single &^= Rank8
+		up = 8
+	} else {
+		single = pawns >> 8 & empty
+		double = (single & Rank6) >> 8 & empty
+		single &^= Rank1
+		up = 8
+		up = -up // from = to + 8, modulo 1<<16
+	}
+	for ; single != 0; single &= single - 1 {
+		to := Move(bits.TrailingZeros64(uint64(single)))
+		ml[n] = (to - up) | to<<6
+		n++
+	}
+	for ; double != 0; double &= double - 1 {
+		to := Move(bits.TrailingZeros64(uint64(double)))
+		ml[n] = (to - 2*up) | to<<6
+		n++
+	}
+	return addFreePieceMoves(ml, n, knights, diagonal, straight, empty, occ)
+}
+
+// addPromotionMoves adds the four promotions of the pawn move m (from and
+// to squares only), queen first, as addPromotions.
+func addPromotionMoves(ml *[256]Move, n uint8, m Move) uint8 {
+	m |= kindPromotion
+	ml[n] = m | Move(Queen-Knight)<<12
+	ml[n+1] = m | Move(Knight-Knight)<<12
+	ml[n+2] = m | Move(Rook-Knight)<<12
+	ml[n+3] = m | Move(Bishop-Knight)<<12
+	return n + 4
 }
 
 // addPawnPushes is addPawnMoves for genQuiets: the single pushes short of
