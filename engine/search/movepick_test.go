@@ -87,7 +87,8 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 
 			var mp movePicker
 			mp.initMain(w, 1, ttMove, ch1, ch2)
-			got := pickAll(&mp, rng.IntN(2) == 0, 0)
+			checkSEE := rng.IntN(2) == 0
+			got := pickAll(&mp, checkSEE, 0)
 			if !slices.Equal(sorted(got), want) {
 				t.Fatalf("%s (tt %v, killers %v): picker gave %v, legal moves are %v", p.FEN(), ttMove, w.stack[1].killers, got, legal.Slice())
 			}
@@ -107,6 +108,22 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 					t.Fatalf("%s: quiet move %v (score %d) handed out after one scoring %d (%v)", p.FEN(), m, s, last, got)
 				}
 				last = s
+			}
+
+			// Without the look-ahead (the search's lastQuiet) the order is
+			// the same.
+			mp.initMain(w, 1, ttMove, ch1, ch2)
+			var noAhead []board.Move
+			for {
+				mp.lastQuiet = rng.IntN(2) == 0
+				m := mp.pick(checkSEE)
+				if m == board.NullMove {
+					break
+				}
+				noAhead = append(noAhead, m)
+			}
+			if !slices.Equal(noAhead, got) {
+				t.Fatalf("%s: without look-ahead the picker gave %v, with it %v", p.FEN(), noAhead, got)
 			}
 
 			skipAt := 1 + rng.IntN(4)
