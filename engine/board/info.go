@@ -1,5 +1,7 @@
 package board
 
+import "math/bits"
+
 // pinnedPieces returns the side to move's pieces pinned against its king,
 // computed once per position.
 func (p *Position) pinnedPieces() Bitboard {
@@ -9,8 +11,21 @@ func (p *Position) pinnedPieces() Bitboard {
 	return p.computePinned()
 }
 
+// computePinned is pinned for the side to move, stored in the info entry.
 func (p *Position) computePinned() Bitboard {
-	pinned := p.pinned(p.side, p.KingSquare(p.side))
+	us := p.side & 1
+	ksq := p.KingSquare(us) & 63
+	occ := p.Occupied()
+	snipers := (rookRays[ksq]&(p.pieces[Rook]|p.pieces[Queen]) |
+		bishopRays[ksq]&(p.pieces[Bishop]|p.pieces[Queen])) & p.colors[us^1]
+	var pinned Bitboard
+	for ; snipers != 0; snipers &= snipers - 1 {
+		b := betweenBB[ksq][bits.TrailingZeros64(uint64(snipers))] & occ
+		if b != 0 && !b.More() {
+			pinned |= b
+		}
+	}
+	pinned &= p.colors[us]
 	p.infoEntry().pinned = pinned
 	p.st.cached |= cachedPinned
 	return pinned

@@ -27,10 +27,6 @@ func (p *Position) GenerateLegal(list *MoveList) {
 // promotions, captures or not): the moves a quiescence search looks at. In
 // check it generates every legal evasion, as quiescence must.
 func (p *Position) GenerateCaptures(list *MoveList) {
-	if p.InCheck() {
-		p.generate(list, genAll)
-		return
-	}
 	list.N = int(p.genCaptures(&list.Moves))
 }
 
@@ -39,10 +35,6 @@ func (p *Position) GenerateCaptures(list *MoveList) {
 // legal move exactly once. A search generates them only when the captures
 // have not already produced a cutoff.
 func (p *Position) GenerateQuiets(list *MoveList) {
-	if p.InCheck() {
-		p.generate(list, genQuiets)
-		return
-	}
 	list.N = int(p.genQuiets(&list.Moves))
 }
 
@@ -110,12 +102,15 @@ func (p *Position) genKingMoves(ml *[256]Move, n uint8, us Color, ksq Square, ta
 	return n
 }
 
-// genCaptures is gen(ml, genCaptures) out of check (GenerateCaptures
-// leaves evasions to a full generation): the same moves in the same order,
-// without the tests of the mode and of check. The usual case (no piece
-// pinned, no en passant, no capture by the king) goes to a leaf, with no
-// value kept across a call.
+// genCaptures is GenerateCaptures: in check, every evasion from gen; out
+// of check, gen(ml, genCaptures)'s moves in the same order, without the
+// tests of the mode and of check. The usual case (no piece pinned, no en
+// passant, no capture by the king) goes to a leaf, with no value kept
+// across a call.
 func (p *Position) genCaptures(ml *[256]Move) uint8 {
+	if p.st.checkers != 0 {
+		return p.gen(ml, genAll)
+	}
 	pinned := p.pinnedPieces()
 	us := p.side & 1
 	ours, theirs := p.colors[us], p.colors[us^1]
@@ -164,11 +159,15 @@ func (p *Position) genCapturesSlow(ml *[256]Move, pinned Bitboard) uint8 {
 	return addPinnedPieceMoves(ml, n, knights&^pinned, diagonal, straight, theirs, occ, pinned, &lineBB[ksq&63])
 }
 
-// genQuiets is gen(ml, genQuiets) out of check: the same moves in the same
-// order, without the tests of the mode and of check. With no piece pinned
-// (the usual case), the king's moves, the other pieces' and castling come
-// from three calls, with only the list kept across them.
+// genQuiets is GenerateQuiets: in check, gen(ml, genQuiets); out of check,
+// its moves in the same order, without the tests of the mode and of check.
+// With no piece pinned (the usual case), the king's moves, the other
+// pieces' and castling come from three calls, with only the list kept
+// across them.
 func (p *Position) genQuiets(ml *[256]Move) uint8 {
+	if p.st.checkers != 0 {
+		return p.gen(ml, genQuiets)
+	}
 	pinned := p.pinnedPieces()
 	if pinned != 0 {
 		return p.genQuietsSlow(ml, pinned)
