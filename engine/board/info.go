@@ -67,23 +67,27 @@ func (p *Position) growInfo(ply int) {
 // piece types would attack the enemy king, and the side to move's pieces
 // that stand alone between one of its sliders and the enemy king.
 func (p *Position) fillCheckInfo(in *posInfo) {
-	us, them := p.side, p.side.Other()
-	ksq := p.KingSquare(them)
+	us := p.side & 1
+	them := us ^ 1
+	ksq := p.KingSquare(them) & 63
 	occ := p.Occupied()
 	ours := p.colors[us]
 	b, r := BishopAttacks(ksq, occ), RookAttacks(ksq, occ)
-	base := MakePiece(us, Pawn)
-	in.checkSquares = [16]Bitboard{}
-	cs := in.checkSquares[base : base+5]
-	cs[Pawn], cs[Knight], cs[Bishop], cs[Rook], cs[Queen] = pawnAttacks[them][ksq], knightAttacks[ksq], b, r, b|r
+	cs := &in.checkSquares
+	*cs = [16]Bitboard{}
+	base := uint(us) * 6 // our pawn, knight, ... are base, base+1, ...
+	cs[(base+uint(Pawn))&15] = pawnAttacks[them][ksq]
+	cs[(base+uint(Knight))&15] = knightAttacks[ksq]
+	cs[(base+uint(Bishop))&15] = b
+	cs[(base+uint(Rook))&15] = r
+	cs[(base+uint(Queen))&15] = b | r
 	snipers := (rookRays[ksq]&(p.pieces[Rook]|p.pieces[Queen]) |
 		bishopRays[ksq]&(p.pieces[Bishop]|p.pieces[Queen])) & ours
 	var disc Bitboard
-	for snipers != 0 {
-		s := snipers.PopLSB()
-		if bb := betweenBB[ksq][s] & occ; bb != 0 && !bb.More() {
-			disc |= bb & ours
+	for ; snipers != 0; snipers &= snipers - 1 {
+		if bb := betweenBB[ksq][bits.TrailingZeros64(uint64(snipers))] & occ; bb != 0 && !bb.More() {
+			disc |= bb
 		}
 	}
-	in.discoverers = disc
+	in.discoverers = disc & ours
 }

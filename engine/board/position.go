@@ -200,6 +200,7 @@ func (p *Position) move(c Color, from, to Square) {
 
 // AttackersTo returns the pieces of both colours that attack s given occupancy occ.
 func (p *Position) AttackersTo(s Square, occ Bitboard) Bitboard {
+	s &= 63 // in range for any valid call; no bounds check below
 	return pawnAttacks[White][s]&p.Pieces(Black, Pawn) |
 		pawnAttacks[Black][s]&p.Pieces(White, Pawn) |
 		knightAttacks[s]&p.pieces[Knight] |
