@@ -51,7 +51,7 @@ type evaluator struct {
 	att     [2]board.Bitboard    // squares c attacks
 	att2    [2]board.Bitboard    // squares c attacks at least twice
 	attBy   [2][6]board.Bitboard // squares c attacks with pieces of a type
-	zone    [2]board.Bitboard    // c's king zone
+	zone    [2]board.Bitboard    // the enemy king's zone, which c's pieces attack
 	mobArea [2]board.Bitboard    // squares where c's pieces count as mobile
 	passed  [2]board.Bitboard
 
@@ -195,7 +195,7 @@ func (e *evaluator) setup() {
 }
 
 // setupSide fills in c's counts, pawns, king square, pawn and king attacks
-// and king zone.
+// and king zone (as the enemy's target, in zone[c^1]).
 func (e *evaluator) setupSide(c board.Color) {
 	p := e.p
 	c &= 1 // in range: no bounds checks on the per-colour arrays
@@ -217,7 +217,7 @@ func (e *evaluator) setupSide(c board.Color) {
 	e.att[c] = pawnAtt | ka
 	e.att2[c] = (west & east) | (pawnAtt & ka)
 	z := ka | board.SquareBB(k)
-	e.zone[c] = z | forward(c, z)
+	e.zone[c^1] = z | forward(c, z)
 }
 
 // mobileSquares returns the squares where c's pieces count as mobile: not
@@ -243,7 +243,7 @@ func (e *evaluator) pawnStructure(c board.Color) score {
 	us, enemy := e.pawns[c], e.pawns[them]
 	var sum score
 	for bb := us; bb != 0; {
-		sum += e.piece(c, board.Pawn, bb.PopLSB())
+		sum += e.piece(c, board.Pawn, relSquare(c, bb.PopLSB()))
 	}
 	beside := us.East() | us.West()
 	// Isolated: no own pawn on an adjacent file. Backward (when not
@@ -272,8 +272,12 @@ func (e *evaluator) pawnStructure(c board.Color) score {
 
 // pieces scores c's knights, bishops, rooks and queens: material, squares,
 // mobility, and each type's own terms; it also gathers their attacks and
-// their attacks on the enemy king zone. One loop per type does all of a
-// piece's work, so every table offset and attack array is a constant.
+// their attacks on the enemy king zone. One loop per type does a piece's
+// own work (square, mobility, attacks), so every table offset and attack
+// array is a constant; the terms that depend only on where the pieces
+// stand against the pawns (outposts, bishops' pawns, rooks' files and the
+// seventh rank) are counted for all of a type's pieces at once, with set
+// operations, so that the loops carry few values and test nothing.
 func (e *evaluator) pieces(c board.Color) score {
 	p := e.p
 	c &= 1 // in range: no bounds checks on the per-colour arrays
@@ -283,102 +287,116 @@ func (e *evaluator) pieces(c board.Color) score {
 	if n[board.Bishop] >= 2 {
 		sum += e.term(c, fBishopPair, 1)
 	}
-	// Each loop adds a piece's attacks a to att (and to att2 where att
-	// already had them), to its type's set by, and its king-zone attacks
-	// z to the counts; hit counts the pieces with any.
-	att, att2 := e.att[c], e.att2[c]
-	mobArea, zone := e.mobArea[c], e.zone[them]
-	zoneAttacks := 0
-	var (
-		by  board.Bitboard
-		hit int
-	)
-	for bb := p.Pieces(c, board.Knight); bb != 0; {
+	us := p.Occupancy(c)
+	knights, bishops := p.PiecesOfType(board.Knight)&us, p.PiecesOfType(board.Bishop)&us
+	rooks, queens := p.PiecesOfType(board.Rook)&us, p.PiecesOfType(board.Queen)&us
+	own, enemy := e.pawns[c], e.pawns[them]
+
+	// Outposts: relative ranks 4 to 6, defended by a pawn, and no enemy
+	// pawn ahead on an adjacent file (no square an enemy pawn attacks,
+	// now or after pushes). Each bishop counts the own pawns on its
+	// squares' colour. The sets are found only for the types present.
+	if minors := knights | bishops; minors != 0 {
+		outposts := outpostRanks[c] & e.pawnAtt[c] &^ fillAhead(them, e.pawnAtt[them])
+		sum += e.term(c, fKnightOutpost, (knights&outposts).Count()) + e.term(c, fBishopOutpost, (bishops&outposts).Count())
+		if bishops != 0 {
+			sum += e.term(c, fBishopPawns, (bishops&board.LightSquares).Count()*(own&board.LightSquares).Count()+
+				(bishops&board.DarkSquares).Count()*(own&board.DarkSquares).Count())
+		}
+	}
+	// Rooks on files without pawns, or without own pawns; on the seventh
+	// rank when the enemy king stands on the eighth or enemy pawns on the
+	// seventh.
+	if rooks != 0 {
+		ownFiles, enemyFiles := fileFill(own), fileFill(enemy)
+		sum += e.term(c, fRookOpen, (rooks&^(ownFiles|enemyFiles)).Count()) + e.term(c, fRookSemiOpen, (rooks&enemyFiles&^ownFiles).Count())
+		seventh := seventhRank[c]
+		if on7 := rooks & seventh; on7 != 0 && (relRank(c, e.kingSq[them]) == 7 || enemy&seventh != 0) {
+			sum += e.term(c, fRookSeventh, on7.Count())
+		}
+	}
+
+	// Each loop adds a piece's attacks a to its type's set by (and to by2
+	// where by already had them), and its king-zone attacks z to zh: their
+	// number in the low 16 bits, and the number of pieces with any (the
+	// type's zone attackers) from bit 16. After each loop, the type's
+	// attacks join att (and att2 where att or by2 already had them). The
+	// loops read the mobility area and the zone from e rather than keep
+	// them in registers, which they need for the values they carry.
+	flip := relSquare(c, 0)
+	zh := 0
+	var by, by2 board.Bitboard
+	for bb := knights; bb != 0; {
 		s := bb.PopLSB()
 		a := board.KnightAttacks(s)
-		sum += e.piece(c, board.Knight, s) + e.term(c, fMobKnight+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
-		if e.outpost(c, s) {
-			sum += e.term(c, fKnightOutpost, 1)
-		}
+		sum += e.piece(c, board.Knight, s^flip) + e.term(c, fMobKnight+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, hit
-	by, hit = 0, 0
-	for bb := p.Pieces(c, board.Bishop); bb != 0; {
+	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
+	by, by2, zh = 0, 0, zh&0xffff
+	for bb := bishops; bb != 0; {
 		s := bb.PopLSB()
 		a := board.BishopAttacks(s, e.occ)
-		sum += e.piece(c, board.Bishop, s) + e.term(c, fMobBishop+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
-		if e.outpost(c, s) {
-			sum += e.term(c, fBishopOutpost, 1)
-		}
-		colour := board.LightSquares
-		if board.DarkSquares.Has(s) {
-			colour = board.DarkSquares
-		}
-		sum += e.term(c, fBishopPawns, (e.pawns[c] & colour).Count())
+		sum += e.piece(c, board.Bishop, s^flip) + e.term(c, fMobBishop+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, hit
-	by, hit = 0, 0
-	for bb := p.Pieces(c, board.Rook); bb != 0; {
+	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
+	by, by2, zh = 0, 0, zh&0xffff
+	for bb := rooks; bb != 0; {
 		s := bb.PopLSB()
 		a := board.RookAttacks(s, e.occ)
-		sum += e.piece(c, board.Rook, s) + e.term(c, fMobRook+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
-		file := board.FileMask(s.File())
-		if (e.pawns[c]|e.pawns[them])&file == 0 {
-			sum += e.term(c, fRookOpen, 1)
-		} else if e.pawns[c]&file == 0 {
-			sum += e.term(c, fRookSemiOpen, 1)
-		}
-		if relRank(c, s) == 6 {
-			seventh := board.RankMask(s.Rank())
-			if relRank(c, e.kingSq[them]) == 7 || e.pawns[them]&seventh != 0 {
-				sum += e.term(c, fRookSeventh, 1)
-			}
-		}
+		sum += e.piece(c, board.Rook, s^flip) + e.term(c, fMobRook+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, hit
-	by, hit = 0, 0
-	for bb := p.Pieces(c, board.Queen); bb != 0; {
+	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
+	by, by2, zh = 0, 0, zh&0xffff
+	for bb := queens; bb != 0; {
 		s := bb.PopLSB()
 		a := board.QueenAttacks(s, e.occ)
-		sum += e.piece(c, board.Queen, s) + e.term(c, fMobQueen+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
+		sum += e.piece(c, board.Queen, s^flip) + e.term(c, fMobQueen+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
+	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
 	za := &e.zoneAttackers[c]
 	attackers := za[0] + za[1] + za[2] + za[3]
 	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1 // two, or one and a queen; no branch
-	e.att[c], e.att2[c] = att, att2
-	e.zoneAttacks[c] = zoneAttacks
+	e.zoneAttacks[c] = zh & 0xffff
 	return sum
 }
 
 // piece returns the material and square terms of c's piece of type t (a
-// pawn to a queen) on s, one lookup in pieceSquare, and records both when
-// tracing.
-func (e *evaluator) piece(c board.Color, t board.PieceType, s board.Square) score {
+// pawn to a queen) on relative square r (see relSquare), one lookup in
+// pieceSquare, and records both when tracing.
+func (e *evaluator) piece(c board.Color, t board.PieceType, r board.Square) score {
 	if e.tr != nil {
 		e.tr.lin[c][fMaterial+int(t)]++
-		e.tr.lin[c][psqtIndex(t, relSquare(c, s))]++
+		e.tr.lin[c][psqtIndex(t, r)]++
 	}
-	return pieceSquare[t][relSquare(c, s)&63]
-}
-
-// outpost reports whether c's minor piece on s stands on an outpost: on
-// relative ranks 4 to 6, defended by a pawn, out of reach of enemy pawns.
-func (e *evaluator) outpost(c board.Color, s board.Square) bool {
-	r := relRank(c, s)
-	return r >= 3 && r <= 5 && e.pawnAtt[c].Has(s) && attackSpan[c][s]&e.pawns[c.Other()] == 0
+	return pieceSquare[t][r&63]
 }
 
 // kingShelter scores c's king square and the pawns on the three files
@@ -545,7 +563,7 @@ func (e *evaluator) kingDangerTerms(c board.Color) {
 	sum += e.ksTerm(c, fKSSafeChecks+2, (rookRays & e.attBy[them][board.Rook] & safe).Count())
 	sum += e.ksTerm(c, fKSSafeChecks+3, ((bishopRays | rookRays) & e.attBy[them][board.Queen] & safe).Count())
 	sum += e.ksTerm(c, fKSZoneAttacks, e.zoneAttacks[them])
-	sum += e.ksTerm(c, fKSWeakSquares, (weak & e.zone[c]).Count())
+	sum += e.ksTerm(c, fKSWeakSquares, (weak & e.zone[them]).Count())
 	if queens == 0 {
 		sum += e.ksTerm(c, fKSNoQueen, 1)
 	}

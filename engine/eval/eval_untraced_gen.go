@@ -95,7 +95,7 @@ func (e *untraced) setupSide(c board.Color) {
 	e.att[c] = pawnAtt | ka
 	e.att2[c] = (west & east) | (pawnAtt & ka)
 	z := ka | board.SquareBB(k)
-	e.zone[c] = z | forward(c, z)
+	e.zone[c^1] = z | forward(c, z)
 }
 
 func (e *untraced) mobileSquares(c board.Color) board.Bitboard {
@@ -114,7 +114,7 @@ func (e *untraced) pawnStructure(c board.Color) score {
 	us, enemy := e.pawns[c], e.pawns[them]
 	var sum score
 	for bb := us; bb != 0; {
-		sum += e.piece(c, board.Pawn, bb.PopLSB())
+		sum += e.piece(c, board.Pawn, relSquare(c, bb.PopLSB()))
 	}
 	beside := us.East() | us.West()
 
@@ -147,91 +147,96 @@ func (e *untraced) pieces(c board.Color) score {
 	if n[board.Bishop] >= 2 {
 		sum += e.term(c, fBishopPair, 1)
 	}
+	us := p.Occupancy(c)
+	knights, bishops := p.PiecesOfType(board.Knight)&us, p.PiecesOfType(board.Bishop)&us
+	rooks, queens := p.PiecesOfType(board.Rook)&us, p.PiecesOfType(board.Queen)&us
+	own, enemy := e.pawns[c], e.pawns[them]
 
-	att, att2 := e.att[c], e.att2[c]
-	mobArea, zone := e.mobArea[c], e.zone[them]
-	zoneAttacks := 0
-	var (
-		by  board.Bitboard
-		hit int
-	)
-	for bb := p.Pieces(c, board.Knight); bb != 0; {
+	if minors := knights | bishops; minors != 0 {
+		outposts := outpostRanks[c] & e.pawnAtt[c] &^ fillAhead(them, e.pawnAtt[them])
+		sum += e.term(c, fKnightOutpost, (knights&outposts).Count()) + e.term(c, fBishopOutpost, (bishops&outposts).Count())
+		if bishops != 0 {
+			sum += e.term(c, fBishopPawns, (bishops&board.LightSquares).Count()*(own&board.LightSquares).Count()+
+				(bishops&board.DarkSquares).Count()*(own&board.DarkSquares).Count())
+		}
+	}
+
+	if rooks != 0 {
+		ownFiles, enemyFiles := fileFill(own), fileFill(enemy)
+		sum += e.term(c, fRookOpen, (rooks&^(ownFiles|enemyFiles)).Count()) + e.term(c, fRookSemiOpen, (rooks&enemyFiles&^ownFiles).Count())
+		seventh := seventhRank[c]
+		if on7 := rooks & seventh; on7 != 0 && (relRank(c, e.kingSq[them]) == 7 || enemy&seventh != 0) {
+			sum += e.term(c, fRookSeventh, on7.Count())
+		}
+	}
+
+	flip := relSquare(c, 0)
+	zh := 0
+	var by, by2 board.Bitboard
+	for bb := knights; bb != 0; {
 		s := bb.PopLSB()
 		a := board.KnightAttacks(s)
-		sum += e.piece(c, board.Knight, s) + e.term(c, fMobKnight+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
-		if e.outpost(c, s) {
-			sum += e.term(c, fKnightOutpost, 1)
-		}
+		sum += e.piece(c, board.Knight, s^flip) + e.term(c, fMobKnight+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, hit
-	by, hit = 0, 0
-	for bb := p.Pieces(c, board.Bishop); bb != 0; {
+	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
+	by, by2, zh = 0, 0, zh&0xffff
+	for bb := bishops; bb != 0; {
 		s := bb.PopLSB()
 		a := board.BishopAttacks(s, e.occ)
-		sum += e.piece(c, board.Bishop, s) + e.term(c, fMobBishop+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
-		if e.outpost(c, s) {
-			sum += e.term(c, fBishopOutpost, 1)
-		}
-		colour := board.LightSquares
-		if board.DarkSquares.Has(s) {
-			colour = board.DarkSquares
-		}
-		sum += e.term(c, fBishopPawns, (e.pawns[c] & colour).Count())
+		sum += e.piece(c, board.Bishop, s^flip) + e.term(c, fMobBishop+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, hit
-	by, hit = 0, 0
-	for bb := p.Pieces(c, board.Rook); bb != 0; {
+	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
+	by, by2, zh = 0, 0, zh&0xffff
+	for bb := rooks; bb != 0; {
 		s := bb.PopLSB()
 		a := board.RookAttacks(s, e.occ)
-		sum += e.piece(c, board.Rook, s) + e.term(c, fMobRook+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
-		file := board.FileMask(s.File())
-		if (e.pawns[c]|e.pawns[them])&file == 0 {
-			sum += e.term(c, fRookOpen, 1)
-		} else if e.pawns[c]&file == 0 {
-			sum += e.term(c, fRookSemiOpen, 1)
-		}
-		if relRank(c, s) == 6 {
-			seventh := board.RankMask(s.Rank())
-			if relRank(c, e.kingSq[them]) == 7 || e.pawns[them]&seventh != 0 {
-				sum += e.term(c, fRookSeventh, 1)
-			}
-		}
+		sum += e.piece(c, board.Rook, s^flip) + e.term(c, fMobRook+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, hit
-	by, hit = 0, 0
-	for bb := p.Pieces(c, board.Queen); bb != 0; {
+	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
+	by, by2, zh = 0, 0, zh&0xffff
+	for bb := queens; bb != 0; {
 		s := bb.PopLSB()
 		a := board.QueenAttacks(s, e.occ)
-		sum += e.piece(c, board.Queen, s) + e.term(c, fMobQueen+(a&mobArea).Count(), 1)
-		att2, att, by = att2|att&a, att|a, by|a
-		z := a & zone
-		hit, zoneAttacks = hit+int(min(z, 1)), zoneAttacks+z.Count()
+		sum += e.piece(c, board.Queen, s^flip) + e.term(c, fMobQueen+(a&e.mobArea[c]).Count(), 1)
+		by2, by = by2|by&a, by|a
+		z := a & e.zone[c]
+		zh += z.Count() + int(min(z, 1))<<16
 	}
-	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, hit
+	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, zh>>16
+	if by != 0 {
+		e.att2[c] |= by2 | e.att[c]&by
+		e.att[c] |= by
+	}
 	za := &e.zoneAttackers[c]
 	attackers := za[0] + za[1] + za[2] + za[3]
 	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1
-	e.att[c], e.att2[c] = att, att2
-	e.zoneAttacks[c] = zoneAttacks
+	e.zoneAttacks[c] = zh & 0xffff
 	return sum
 }
 
-func (e *untraced) piece(c board.Color, t board.PieceType, s board.Square) score {
-	return pieceSquare[t][relSquare(c, s)&63]
-}
-
-func (e *untraced) outpost(c board.Color, s board.Square) bool {
-	r := relRank(c, s)
-	return r >= 3 && r <= 5 && e.pawnAtt[c].Has(s) && attackSpan[c][s]&e.pawns[c.Other()] == 0
+func (e *untraced) piece(c board.Color, t board.PieceType, r board.Square) score {
+	return pieceSquare[t][r&63]
 }
 
 func (e *untraced) kingShelter(c board.Color) score {
@@ -364,7 +369,7 @@ func (e *untraced) kingDangerTerms(c board.Color) {
 	sum += e.ksTerm(c, fKSSafeChecks+2, (rookRays & e.attBy[them][board.Rook] & safe).Count())
 	sum += e.ksTerm(c, fKSSafeChecks+3, ((bishopRays | rookRays) & e.attBy[them][board.Queen] & safe).Count())
 	sum += e.ksTerm(c, fKSZoneAttacks, e.zoneAttacks[them])
-	sum += e.ksTerm(c, fKSWeakSquares, (weak & e.zone[c]).Count())
+	sum += e.ksTerm(c, fKSWeakSquares, (weak & e.zone[them]).Count())
 	if queens == 0 {
 		sum += e.ksTerm(c, fKSNoQueen, 1)
 	}

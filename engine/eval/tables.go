@@ -6,8 +6,9 @@ import "chessforge/engine/board"
 var (
 	adjacentFiles [8]board.Bitboard     // the files beside file f
 	forwardFile   [2][64]board.Bitboard // squares ahead of s on its file, from c's side
-	attackSpan    [2][64]board.Bitboard // squares ahead of s on the adjacent files
 	forwardRanks  [2][8]board.Bitboard  // the ranks from relative rank r up to the last
+	outpostRanks  [2]board.Bitboard     // c's relative ranks 4 to 6, where its minor pieces can stand on outposts
+	seventhRank   [2]board.Bitboard     // c's relative seventh rank
 )
 
 // shelterFiles holds, by the king's file, the three files of its shelter
@@ -33,6 +34,8 @@ func init() {
 			forwardRanks[board.Black][r] |= board.RankMask(7 - q)
 		}
 	}
+	outpostRanks = [2]board.Bitboard{board.Rank4 | board.Rank5 | board.Rank6, board.Rank5 | board.Rank4 | board.Rank3}
+	seventhRank = [2]board.Bitboard{board.Rank7, board.Rank2}
 	for kf := range shelterFiles {
 		first := min(max(kf, 1), 6) - 1
 		shelterFiles[kf].first = first
@@ -53,7 +56,6 @@ func init() {
 				ahead = forwardRanks[c][rr+1]
 			}
 			forwardFile[c][s] = ahead & board.FileMask(f)
-			attackSpan[c][s] = ahead & adjacentFiles[f]
 		}
 	}
 }
