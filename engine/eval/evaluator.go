@@ -115,13 +115,15 @@ func (e *evaluator) probe(pc *pawnCache, en *pawnEntry, hit bool) {
 	} else {
 		e.passed = en.passed
 	}
-	e.s[board.White] += en.score
-	for c := board.White; c <= board.Black; c++ {
-		k := uint8(e.kingSq[c]) + 1
-		if en.kingSq[c] != k {
-			en.shelter[c] = e.kingShelter(c)
-			en.kingSq[c] = k
-		}
-		e.s[c] += en.shelter[c]
+	// The two colours one after the other, with constant indexes.
+	if k := uint8(e.kingSq[board.White]) + 1; en.kingSq[board.White] != k {
+		en.shelter[board.White] = e.kingShelter(board.White)
+		en.kingSq[board.White] = k
 	}
+	if k := uint8(e.kingSq[board.Black]) + 1; en.kingSq[board.Black] != k {
+		en.shelter[board.Black] = e.kingShelter(board.Black)
+		en.kingSq[board.Black] = k
+	}
+	e.s[board.White] += en.score + en.shelter[board.White]
+	e.s[board.Black] += en.shelter[board.Black]
 }
