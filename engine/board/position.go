@@ -279,14 +279,12 @@ func (p *Position) MakeMove(m Move) {
 	p.history = p.history[:ply+1]
 	p.history[ply] = p.st
 	st := &p.st
-	hadCheckInfo := st.cached&cachedCheckInfo != 0
 	us := p.side & 1
 	them := us ^ 1
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 
 	st.move = m
-	st.cached = 0
 	if st.epHashed {
 		st.hash ^= zobristEPFile[st.ep&7]
 	}
@@ -324,11 +322,13 @@ func (p *Position) MakeMove(m Move) {
 	if d := int(to) - int(from); (d+16)&^32 == 0 && pc.Type() == Pawn {
 		epSq = (from + to) / 2
 	}
-	if hadCheckInfo {
+	// st.cached, still the earlier position's, is cleared last (nothing
+	// before reads it), so that it need not be kept on the stack.
+	if st.cached&cachedCheckInfo != 0 {
 		// The check info of the position before the move (GivesCheck
 		// computed it) tells the checks apart without looking at every
 		// attacker: the moved piece, or sliders it uncovered.
-		ci := &p.info[ply]
+		ci := &p.info[len(p.history)-1]
 		st.checkers = ci.checkSquares[pc&15] & toBB
 		if ci.discoverers.Has(from) {
 			st.checkers |= p.sliderAttackersBy(us, p.KingSquare(them))
@@ -336,6 +336,7 @@ func (p *Position) MakeMove(m Move) {
 	} else {
 		st.checkers = p.attackersBy(us, p.KingSquare(them))
 	}
+	st.cached = 0
 	if epSq != NoSquare {
 		p.setEnPassant(epSq)
 	}
