@@ -60,21 +60,17 @@ func init() {
 	}
 }
 
-// relRank returns the rank of s from c's side: 0 is c's first rank.
+// relRank returns the rank of s from c's side: 0 is c's first rank. It
+// flips Black's ranks with an exclusive or rather than a branch on the
+// colour.
 func relRank(c board.Color, s board.Square) int {
-	if c == board.White {
-		return s.Rank()
-	}
-	return 7 - s.Rank()
+	return s.Rank() ^ 7*int(c)
 }
 
 // relSquare returns s from c's side: White's squares as they are, Black's
-// mirrored.
+// mirrored, with an exclusive or rather than a branch on the colour.
 func relSquare(c board.Color, s board.Square) board.Square {
-	if c == board.White {
-		return s
-	}
-	return s ^ 56
+	return s ^ board.Square(56*c)
 }
 
 // distance is the king distance between two squares.
