@@ -54,6 +54,7 @@ type evaluator struct {
 	zone    [2]board.Bitboard    // the enemy king's zone, which c's pieces attack
 	mobArea [2]board.Bitboard    // squares where c's pieces count as mobile
 	passed  [2]board.Bitboard
+	files   [2]board.Bitboard // the files that hold c's pawns
 
 	zoneAttackers [2][4]int // c's knights..queens that attack the enemy king zone
 	zoneAttacks   [2]int    // c's attacks on enemy king-zone squares
@@ -194,8 +195,8 @@ func (e *evaluator) setup() {
 	e.mobArea[board.Black] = e.mobileSquares(board.Black)
 }
 
-// setupSide fills in c's counts, pawns, king square, pawn and king attacks
-// and king zone (as the enemy's target, in zone[c^1]).
+// setupSide fills in c's counts, pawns and their files, king square, pawn
+// and king attacks and king zone (as the enemy's target, in zone[c^1]).
 func (e *evaluator) setupSide(c board.Color) {
 	p := e.p
 	c &= 1 // in range: no bounds checks on the per-colour arrays
@@ -207,6 +208,7 @@ func (e *evaluator) setupSide(c board.Color) {
 	n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
 	pawns := p.PiecesOfType(board.Pawn) & us
 	e.pawns[c] = pawns
+	e.files[c] = fileFill(pawns)
 	k := p.KingSquare(c)
 	e.kingSq[c] = k
 	ahead := forward(c, pawns)
@@ -249,7 +251,7 @@ func (e *evaluator) pawnStructure(c board.Color) score {
 	// Isolated: no own pawn on an adjacent file. Backward (when not
 	// isolated): no own pawn on an adjacent file level with it or behind,
 	// and the square ahead attacked by an enemy pawn.
-	files := fileFill(us)
+	files := e.files[c]
 	isolated := us &^ (files.East() | files.West())
 	supported := fillAhead(c, beside)
 	backward := us &^ isolated &^ supported & forward(them, e.pawnAtt[them])
@@ -308,7 +310,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	// rank when the enemy king stands on the eighth or enemy pawns on the
 	// seventh.
 	if rooks != 0 {
-		ownFiles, enemyFiles := fileFill(own), fileFill(enemy)
+		ownFiles, enemyFiles := e.files[c], e.files[them]
 		sum += e.term(c, fRookOpen, (rooks&^(ownFiles|enemyFiles)).Count()) + e.term(c, fRookSemiOpen, (rooks&enemyFiles&^ownFiles).Count())
 		seventh := seventhRank[c]
 		if on7 := rooks & seventh; on7 != 0 && (relRank(c, e.kingSq[them]) == 7 || enemy&seventh != 0) {
@@ -414,8 +416,10 @@ func (e *evaluator) kingShelter(c board.Color) score {
 	sf := &shelterFiles[k.File()&7]
 	front := forwardRanks[board.White][k.Rank()&7]
 	own, storm := ours&front, theirs&front
-	files := fileFill(ours|theirs) & board.Rank1 // a bit per file with a pawn
-	open := 7 &^ (files >> uint(sf.first))       // the three files' bits
+	// A bit per file with a pawn (flipping the board keeps the files),
+	// and of those the three files' bits.
+	files := (e.files[board.White] | e.files[board.Black]) & board.Rank1
+	open := 7 &^ (files >> uint(sf.first))
 	// The three files one by one, without a loop, and their rows from a
 	// table: the loop's and the clamps' branches were hard to predict.
 	lf := board.FileMask(sf.first)

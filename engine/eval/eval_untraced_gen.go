@@ -85,6 +85,7 @@ func (e *untraced) setupSide(c board.Color) {
 	n[board.Queen] = (p.PiecesOfType(board.Queen) & us).Count()
 	pawns := p.PiecesOfType(board.Pawn) & us
 	e.pawns[c] = pawns
+	e.files[c] = fileFill(pawns)
 	k := p.KingSquare(c)
 	e.kingSq[c] = k
 	ahead := forward(c, pawns)
@@ -118,7 +119,7 @@ func (e *untraced) pawnStructure(c board.Color) score {
 	}
 	beside := us.East() | us.West()
 
-	files := fileFill(us)
+	files := e.files[c]
 	isolated := us &^ (files.East() | files.West())
 	supported := fillAhead(c, beside)
 	backward := us &^ isolated &^ supported & forward(them, e.pawnAtt[them])
@@ -162,7 +163,7 @@ func (e *untraced) pieces(c board.Color) score {
 	}
 
 	if rooks != 0 {
-		ownFiles, enemyFiles := fileFill(own), fileFill(enemy)
+		ownFiles, enemyFiles := e.files[c], e.files[them]
 		sum += e.term(c, fRookOpen, (rooks&^(ownFiles|enemyFiles)).Count()) + e.term(c, fRookSemiOpen, (rooks&enemyFiles&^ownFiles).Count())
 		seventh := seventhRank[c]
 		if on7 := rooks & seventh; on7 != 0 && (relRank(c, e.kingSq[them]) == 7 || enemy&seventh != 0) {
@@ -249,7 +250,8 @@ func (e *untraced) kingShelter(c board.Color) score {
 	sf := &shelterFiles[k.File()&7]
 	front := forwardRanks[board.White][k.Rank()&7]
 	own, storm := ours&front, theirs&front
-	files := fileFill(ours|theirs) & board.Rank1
+
+	files := (e.files[board.White] | e.files[board.Black]) & board.Rank1
 	open := 7 &^ (files >> uint(sf.first))
 
 	lf := board.FileMask(sf.first)
