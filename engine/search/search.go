@@ -184,6 +184,13 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		ttMove = w.rootMoves[w.pvIdx].move
 	}
 
+	// Fetch the null move's child now, while the evaluation below runs:
+	// fetched just before the null move, its bucket was still on its way
+	// from memory at the child's probe two times in three.
+	if !pvNode && !inCheck && depth >= 3 && excluded == board.NullMove && p.LastMove() != board.NullMove {
+		w.e.tt.Prefetch(p.KeyAfterNull())
+	}
+
 	// Static evaluation, refined by the TT score when its bound allows.
 	staticEval := -Infinity
 	improving := false
@@ -233,7 +240,6 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
 			r := 3 + depth/3 + min((adjEval-beta)/200, 3)
 			fr.moved, fr.to = board.NoPiece, 0
-			w.e.tt.Prefetch(p.KeyAfterNull())
 			p.MakeNullMove()
 			s := -w.negamax(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNullMove()
