@@ -321,7 +321,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	// Each loop adds a piece's attacks a to its type's set by (and to by2
 	// where by already had them), and its king-zone attacks z to zh: their
 	// number in the low 16 bits, and the number of pieces with any (the
-	// type's zone attackers) from bit 16. After each loop, the type's
+	// type's zone attackers) from bit 16, both from one entry of zoneCount. After each loop, the type's
 	// attacks join att (and att2 where att or by2 already had them). The
 	// loops read the mobility area and the zone from e rather than keep
 	// them in registers, which they need for the values they carry.
@@ -334,7 +334,7 @@ func (e *evaluator) pieces(c board.Color) score {
 		sum += e.piece(c, board.Knight, s^flip) + e.term(c, fMobKnight+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, zh>>16
 	if by != 0 {
@@ -348,7 +348,7 @@ func (e *evaluator) pieces(c board.Color) score {
 		sum += e.piece(c, board.Bishop, s^flip) + e.term(c, fMobBishop+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, zh>>16
 	if by != 0 {
@@ -362,7 +362,7 @@ func (e *evaluator) pieces(c board.Color) score {
 		sum += e.piece(c, board.Rook, s^flip) + e.term(c, fMobRook+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, zh>>16
 	if by != 0 {
@@ -376,7 +376,7 @@ func (e *evaluator) pieces(c board.Color) score {
 		sum += e.piece(c, board.Queen, s^flip) + e.term(c, fMobQueen+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, zh>>16
 	if by != 0 {

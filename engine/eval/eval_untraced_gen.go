@@ -180,7 +180,7 @@ func (e *untraced) pieces(c board.Color) score {
 		sum += e.piece(c, board.Knight, s^flip) + e.term(c, fMobKnight+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, zh>>16
 	if by != 0 {
@@ -194,7 +194,7 @@ func (e *untraced) pieces(c board.Color) score {
 		sum += e.piece(c, board.Bishop, s^flip) + e.term(c, fMobBishop+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, zh>>16
 	if by != 0 {
@@ -208,7 +208,7 @@ func (e *untraced) pieces(c board.Color) score {
 		sum += e.piece(c, board.Rook, s^flip) + e.term(c, fMobRook+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, zh>>16
 	if by != 0 {
@@ -222,7 +222,7 @@ func (e *untraced) pieces(c board.Color) score {
 		sum += e.piece(c, board.Queen, s^flip) + e.term(c, fMobQueen+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += z.Count() + int(min(z, 1))<<16
+		zh += zoneCount[z.Count()]
 	}
 	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, zh>>16
 	if by != 0 {
