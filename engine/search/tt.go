@@ -35,21 +35,29 @@ func packData(m board.Move, score, eval, depth int, b Bound, age uint8) uint64 {
 		uint64(uint8(depth))<<48 | uint64(b)<<56 | uint64(age&63)<<58
 }
 
+// ttData is an entry's data unpacked. Its move and bound sit in an
+// embedded struct (still read as tte.move and tte.bound) so that it has
+// four fields in 32 bytes: the compiler keeps such a struct in registers,
+// while one of five fields or more than 32 bytes is built on the stack and
+// copied.
 type ttData struct {
-	move  board.Move
+	ttMoveBound
 	score int
 	eval  int
 	depth int
+}
+
+type ttMoveBound struct {
+	move  board.Move
 	bound Bound
 }
 
 func unpackData(d uint64) ttData {
 	return ttData{
-		move:  board.Move(d),
-		score: int(int16(d >> 16)),
-		eval:  int(int16(d >> 32)),
-		depth: int(int8(d >> 48)),
-		bound: Bound(d >> 56 & 3),
+		ttMoveBound: ttMoveBound{move: board.Move(d), bound: Bound(d >> 56 & 3)},
+		score:       int(int16(d >> 16)),
+		eval:        int(int16(d >> 32)),
+		depth:       int(int8(d >> 48)),
 	}
 }
 
