@@ -319,12 +319,13 @@ func (e *evaluator) pieces(c board.Color) score {
 	}
 
 	// Each loop adds a piece's attacks a to its type's set by (and to by2
-	// where by already had them), and its king-zone attacks z to zh: their
-	// number in the low 16 bits, and the number of pieces with any (the
-	// type's zone attackers) from bit 16, both from one entry of zoneCount. After each loop, the type's
-	// attacks join att (and att2 where att or by2 already had them). The
-	// loops read the mobility area and the zone from e rather than keep
-	// them in registers, which they need for the values they carry.
+	// where by already had them), and its king-zone attacks z to zh, from
+	// one entry of zoneCount: their number to the low 16 bits, and one
+	// zone attacker, if it has any, to its type's byte above them. After
+	// each loop, the type's attacks join att (and att2 where att or by2
+	// already had them). The loops read the mobility area and the zone
+	// from e rather than keep them in registers, which they need for the
+	// values they carry.
 	flip := relSquare(c, 0)
 	zh := 0
 	var by, by2 board.Bitboard
@@ -334,57 +335,60 @@ func (e *evaluator) pieces(c board.Color) score {
 		sum += e.piece(c, board.Knight, s^flip) + e.term(c, fMobKnight+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[0][z.Count()]
 	}
-	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, zh>>16
+	e.attBy[c][board.Knight] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	by, by2, zh = 0, 0, zh&0xffff
+	by, by2 = 0, 0
 	for bb := bishops; bb != 0; {
 		s := bb.PopLSB()
 		a := board.BishopAttacks(s, e.occ)
 		sum += e.piece(c, board.Bishop, s^flip) + e.term(c, fMobBishop+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[1][z.Count()]
 	}
-	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, zh>>16
+	e.attBy[c][board.Bishop] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	by, by2, zh = 0, 0, zh&0xffff
+	by, by2 = 0, 0
 	for bb := rooks; bb != 0; {
 		s := bb.PopLSB()
 		a := board.RookAttacks(s, e.occ)
 		sum += e.piece(c, board.Rook, s^flip) + e.term(c, fMobRook+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[2][z.Count()]
 	}
-	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, zh>>16
+	e.attBy[c][board.Rook] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	by, by2, zh = 0, 0, zh&0xffff
+	by, by2 = 0, 0
 	for bb := queens; bb != 0; {
 		s := bb.PopLSB()
 		a := board.QueenAttacks(s, e.occ)
 		sum += e.piece(c, board.Queen, s^flip) + e.term(c, fMobQueen+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[3][z.Count()]
 	}
-	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, zh>>16
+	e.attBy[c][board.Queen] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	za := &e.zoneAttackers[c]
-	attackers := za[0] + za[1] + za[2] + za[3]
+	// h holds the zone attackers by type, a byte each; the product adds
+	// the four bytes up in its top byte.
+	h := uint32(zh >> 16)
+	e.zoneAttackers[c] = [4]int{int(h & 0xff), int(h >> 8 & 0xff), int(h >> 16 & 0xff), int(h >> 24)}
+	attackers := int(h * 0x01010101 >> 24)
 	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1 // two, or one and a queen; no branch
 	e.zoneAttacks[c] = zh & 0xffff
 	return sum

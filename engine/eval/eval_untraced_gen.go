@@ -180,57 +180,59 @@ func (e *untraced) pieces(c board.Color) score {
 		sum += e.piece(c, board.Knight, s^flip) + e.term(c, fMobKnight+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[0][z.Count()]
 	}
-	e.attBy[c][board.Knight], e.zoneAttackers[c][0] = by, zh>>16
+	e.attBy[c][board.Knight] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	by, by2, zh = 0, 0, zh&0xffff
+	by, by2 = 0, 0
 	for bb := bishops; bb != 0; {
 		s := bb.PopLSB()
 		a := board.BishopAttacks(s, e.occ)
 		sum += e.piece(c, board.Bishop, s^flip) + e.term(c, fMobBishop+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[1][z.Count()]
 	}
-	e.attBy[c][board.Bishop], e.zoneAttackers[c][1] = by, zh>>16
+	e.attBy[c][board.Bishop] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	by, by2, zh = 0, 0, zh&0xffff
+	by, by2 = 0, 0
 	for bb := rooks; bb != 0; {
 		s := bb.PopLSB()
 		a := board.RookAttacks(s, e.occ)
 		sum += e.piece(c, board.Rook, s^flip) + e.term(c, fMobRook+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[2][z.Count()]
 	}
-	e.attBy[c][board.Rook], e.zoneAttackers[c][2] = by, zh>>16
+	e.attBy[c][board.Rook] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	by, by2, zh = 0, 0, zh&0xffff
+	by, by2 = 0, 0
 	for bb := queens; bb != 0; {
 		s := bb.PopLSB()
 		a := board.QueenAttacks(s, e.occ)
 		sum += e.piece(c, board.Queen, s^flip) + e.term(c, fMobQueen+(a&e.mobArea[c]).Count(), 1)
 		by2, by = by2|by&a, by|a
 		z := a & e.zone[c]
-		zh += zoneCount[z.Count()]
+		zh += zoneCount[3][z.Count()]
 	}
-	e.attBy[c][board.Queen], e.zoneAttackers[c][3] = by, zh>>16
+	e.attBy[c][board.Queen] = by
 	if by != 0 {
 		e.att2[c] |= by2 | e.att[c]&by
 		e.att[c] |= by
 	}
-	za := &e.zoneAttackers[c]
-	attackers := za[0] + za[1] + za[2] + za[3]
+
+	h := uint32(zh >> 16)
+	e.zoneAttackers[c] = [4]int{int(h & 0xff), int(h >> 8 & 0xff), int(h >> 16 & 0xff), int(h >> 24)}
+	attackers := int(h * 0x01010101 >> 24)
 	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1
 	e.zoneAttacks[c] = zh & 0xffff
 	return sum

@@ -9,10 +9,10 @@ var (
 	forwardRanks  [2][8]board.Bitboard  // the ranks from relative rank r up to the last
 	outpostRanks  [2]board.Bitboard     // c's relative ranks 4 to 6, where its minor pieces can stand on outposts
 	seventhRank   [2]board.Bitboard     // c's relative seventh rank
-	// zoneCount[n] counts a piece's n attacks on the enemy king zone for
-	// pieces: n in the low 16 bits, and from bit 16 one zone attacker if
-	// n > 0.
-	zoneCount [65]int
+	// zoneCount[t][n] counts n attacks on the enemy king zone by a piece
+	// of type Knight+t for pieces: n in the low 16 bits, and one zone
+	// attacker of the type, if n > 0, in byte 2+t.
+	zoneCount [4][65]int
 )
 
 // shelterFiles holds, by the king's file, the three files of its shelter
@@ -40,8 +40,10 @@ func init() {
 	}
 	outpostRanks = [2]board.Bitboard{board.Rank4 | board.Rank5 | board.Rank6, board.Rank5 | board.Rank4 | board.Rank3}
 	seventhRank = [2]board.Bitboard{board.Rank7, board.Rank2}
-	for n := 1; n < len(zoneCount); n++ {
-		zoneCount[n] = n | 1<<16
+	for t := range zoneCount {
+		for n := 1; n < len(zoneCount[t]); n++ {
+			zoneCount[t][n] = n | 1<<(16+8*t)
+		}
 	}
 	for kf := range shelterFiles {
 		first := min(max(kf, 1), 6) - 1
