@@ -37,6 +37,20 @@ func BishopAttacks(s Square, occ Bitboard) Bitboard {
 	return bishopTable[(m.offset+uint64(occ&m.mask)*m.magic>>(m.shift&63))&uint64(len(bishopTable)-1)]
 }
 
+// rookAttacksFrom and bishopAttacksFrom are RookAttacks and BishopAttacks
+// for a square that the compiler knows to be in range (a trailing-zero
+// count of a non-empty set, as in the generators' loops): they index the
+// magics without masking it.
+func rookAttacksFrom(s uint, occ Bitboard) Bitboard {
+	m := &rookMagics[s]
+	return rookTable[(m.offset+uint64(occ&m.mask)*m.magic>>(m.shift&63))&uint64(len(rookTable)-1)]
+}
+
+func bishopAttacksFrom(s uint, occ Bitboard) Bitboard {
+	m := &bishopMagics[s]
+	return bishopTable[(m.offset+uint64(occ&m.mask)*m.magic>>(m.shift&63))&uint64(len(bishopTable)-1)]
+}
+
 var (
 	rookDirs   = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 	bishopDirs = [4][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}

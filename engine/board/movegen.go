@@ -280,14 +280,14 @@ func addFreePieceMoves(ml *[256]Move, n uint8, knights, diagonal, straight, targ
 	}
 	for ; diagonal != 0; diagonal &= diagonal - 1 {
 		from := uint(bits.TrailingZeros64(uint64(diagonal)))
-		for t := BishopAttacks(Square(from), occ) & target; t != 0; t &= t - 1 {
+		for t := bishopAttacksFrom(from, occ) & target; t != 0; t &= t - 1 {
 			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
 			n++
 		}
 	}
 	for ; straight != 0; straight &= straight - 1 {
 		from := uint(bits.TrailingZeros64(uint64(straight)))
-		for t := RookAttacks(Square(from), occ) & target; t != 0; t &= t - 1 {
+		for t := rookAttacksFrom(from, occ) & target; t != 0; t &= t - 1 {
 			ml[n] = Move(from) | Move(bits.TrailingZeros64(uint64(t)))<<6
 			n++
 		}
