@@ -56,7 +56,7 @@ type evaluator struct {
 	passed  [2]board.Bitboard
 	files   [2]board.Bitboard // the files that hold c's pawns
 
-	zoneAttackers [2][4]int // c's knights..queens that attack the enemy king zone
+	zoneAttackers [2]uint32 // c's knights..queens that attack the enemy king zone, a byte each by type
 	zoneAttacks   [2]int    // c's attacks on enemy king-zone squares
 	bare          [2]bool   // c has its king alone
 	threatens     [2]bool   // c's zone attackers put the enemy king in danger: two, or one with a queen of c's
@@ -387,7 +387,7 @@ func (e *evaluator) pieces(c board.Color) score {
 	// h holds the zone attackers by type, a byte each; the product adds
 	// the four bytes up in its top byte.
 	h := uint32(zh >> 16)
-	e.zoneAttackers[c] = [4]int{int(h & 0xff), int(h >> 8 & 0xff), int(h >> 16 & 0xff), int(h >> 24)}
+	e.zoneAttackers[c] = h
 	attackers := int(h * 0x01010101 >> 24)
 	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1 // two, or one and a queen; no branch
 	e.zoneAttacks[c] = zh & 0xffff
@@ -557,15 +557,15 @@ func (e *evaluator) kingDangerTerms(c board.Color) {
 	p := e.p
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	them := c ^ 1
-	za := &e.zoneAttackers[them]
+	za := e.zoneAttackers[them]
 	queens := e.count[them][board.Queen]
 	k := e.kingSq[c]
 	weak := e.att[them] &^ e.att2[c] & (^e.att[c] | e.attBy[c][board.Queen] | e.attBy[c][board.King])
 	safe := ^p.Occupancy(them) & (^e.att[c] | (weak & e.att2[them]))
 	bishopRays := board.BishopAttacks(k, e.occ)
 	rookRays := board.RookAttacks(k, e.occ)
-	sum := e.ksTerm(c, fKSAttackers+0, za[0]) + e.ksTerm(c, fKSAttackers+1, za[1]) +
-		e.ksTerm(c, fKSAttackers+2, za[2]) + e.ksTerm(c, fKSAttackers+3, za[3])
+	sum := e.ksTerm(c, fKSAttackers+0, int(za&0xff)) + e.ksTerm(c, fKSAttackers+1, int(za>>8&0xff)) +
+		e.ksTerm(c, fKSAttackers+2, int(za>>16&0xff)) + e.ksTerm(c, fKSAttackers+3, int(za>>24))
 	sum += e.ksTerm(c, fKSSafeChecks+0, (board.KnightAttacks(k) & e.attBy[them][board.Knight] & safe).Count())
 	sum += e.ksTerm(c, fKSSafeChecks+1, (bishopRays & e.attBy[them][board.Bishop] & safe).Count())
 	sum += e.ksTerm(c, fKSSafeChecks+2, (rookRays & e.attBy[them][board.Rook] & safe).Count())

@@ -231,7 +231,7 @@ func (e *untraced) pieces(c board.Color) score {
 	}
 
 	h := uint32(zh >> 16)
-	e.zoneAttackers[c] = [4]int{int(h & 0xff), int(h >> 8 & 0xff), int(h >> 16 & 0xff), int(h >> 24)}
+	e.zoneAttackers[c] = h
 	attackers := int(h * 0x01010101 >> 24)
 	e.threatens[c] = attackers+min(n[board.Queen], 1) > 1
 	e.zoneAttacks[c] = zh & 0xffff
@@ -359,15 +359,15 @@ func (e *untraced) kingDangerTerms(c board.Color) {
 	p := e.p
 	c &= 1
 	them := c ^ 1
-	za := &e.zoneAttackers[them]
+	za := e.zoneAttackers[them]
 	queens := e.count[them][board.Queen]
 	k := e.kingSq[c]
 	weak := e.att[them] &^ e.att2[c] & (^e.att[c] | e.attBy[c][board.Queen] | e.attBy[c][board.King])
 	safe := ^p.Occupancy(them) & (^e.att[c] | (weak & e.att2[them]))
 	bishopRays := board.BishopAttacks(k, e.occ)
 	rookRays := board.RookAttacks(k, e.occ)
-	sum := e.ksTerm(c, fKSAttackers+0, za[0]) + e.ksTerm(c, fKSAttackers+1, za[1]) +
-		e.ksTerm(c, fKSAttackers+2, za[2]) + e.ksTerm(c, fKSAttackers+3, za[3])
+	sum := e.ksTerm(c, fKSAttackers+0, int(za&0xff)) + e.ksTerm(c, fKSAttackers+1, int(za>>8&0xff)) +
+		e.ksTerm(c, fKSAttackers+2, int(za>>16&0xff)) + e.ksTerm(c, fKSAttackers+3, int(za>>24))
 	sum += e.ksTerm(c, fKSSafeChecks+0, (board.KnightAttacks(k) & e.attBy[them][board.Knight] & safe).Count())
 	sum += e.ksTerm(c, fKSSafeChecks+1, (bishopRays & e.attBy[them][board.Bishop] & safe).Count())
 	sum += e.ksTerm(c, fKSSafeChecks+2, (rookRays & e.attBy[them][board.Rook] & safe).Count())
