@@ -112,7 +112,12 @@ func (t *TT) Clear() {
 // NewSearch ages the table so that entries from earlier searches are replaced first.
 func (t *TT) NewSearch() { t.age = (t.age + 1) & 63 }
 
-func (t *TT) bucket(key uint64) *ttBucket { return &t.buckets[key&t.mask] }
+// bucket returns key's bucket. The index is masked, so it is always in
+// range: the address is computed without a bounds check, in one register,
+// so that the loads from it take the entries' offsets directly.
+func (t *TT) bucket(key uint64) *ttBucket {
+	return (*ttBucket)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.buckets)), (key&t.mask)*uint64(unsafe.Sizeof(ttBucket{}))))
+}
 
 // Prefetch starts loading key's bucket into the cache, so that the probe of
 // the position after a move finds it there.
@@ -120,16 +125,31 @@ func (t *TT) Prefetch(key uint64) {
 	prefetch(unsafe.Pointer(&t.buckets[key&t.mask]))
 }
 
-// Probe looks key up.
+// Probe looks key up: the first entry holding key with data other than
+// zero. It reads all four entries and picks with conditional moves rather
+// than branches, since which entry holds the key (if any) cannot be
+// predicted.
 func (t *TT) Probe(key uint64) (ttData, bool) {
 	b := t.bucket(key)
-	for i := range b {
-		d := b[i].data.Load()
-		if b[i].check.Load()^d == key && d != 0 {
-			return unpackData(d), true
-		}
+	d := probeEntry(&b[3], key, 0)
+	d = probeEntry(&b[2], key, d)
+	d = probeEntry(&b[1], key, d)
+	d = probeEntry(&b[0], key, d)
+	return unpackData(d), d != 0
+}
+
+// probeEntry returns e's data if e holds key (with data other than zero),
+// else d.
+func probeEntry(e *ttEntry, key, d uint64) uint64 {
+	ed := e.data.Load()
+	hit := d
+	if e.check.Load()^ed == key {
+		hit = ed
 	}
-	return ttData{}, false
+	if ed != 0 {
+		d = hit
+	}
+	return d
 }
 
 // Store saves a search result. Scores must already be adjusted to be
