@@ -122,7 +122,7 @@ func (t *TT) bucket(key uint64) *ttBucket {
 // Prefetch starts loading key's bucket into the cache, so that the probe of
 // the position after a move finds it there.
 func (t *TT) Prefetch(key uint64) {
-	prefetch(unsafe.Pointer(&t.buckets[key&t.mask]))
+	prefetch(unsafe.Pointer(t.bucket(key)))
 }
 
 // Probe looks key up: the first entry holding key with data other than
