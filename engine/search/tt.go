@@ -164,45 +164,46 @@ func probeEntry(e *ttEntry, key, d uint64) uint64 {
 func (t *TT) Store(key uint64, m board.Move, score, eval, depth int, bound Bound) {
 	// Packed first, the arguments take one register while the bucket is
 	// searched: m is d's low 16 bits.
-	d := packData(m, score, eval, depth, bound, t.age)
+	d := packData(m, score, eval, depth, bound, 0) | uint64(t.age)<<58 // the age is below 64
 	keepFrom := depth + 3
 	if bound == BoundExact {
 		keepFrom = 1 << 8 // above any depth
 	}
 	b := t.bucket(key)
-	// The first entry holding key or empty, and its data.
+	// The first entry holding key or empty (by its offset in the bucket,
+	// 64 for none), and its data.
 	d0 := b[0].data.Load()
 	m0 := min(b[0].check.Load()^d0^key, d0) // 0 if key's entry or empty
 	d1 := b[1].data.Load()
 	m1 := min(b[1].check.Load()^d1^key, d1)
-	i, old := 1, d1
+	off, old := uintptr(16), d1
 	if m0 == 0 {
-		i, old = 0, d0
+		off, old = 0, d0
 	}
 	if min(m0, m1) != 0 {
-		i, old = 4, 0
+		off, old = 64, 0
 		d3 := b[3].data.Load()
 		if min(b[3].check.Load()^d3^key, d3) == 0 {
-			i, old = 3, d3
+			off, old = 48, d3
 		}
 		d2 := b[2].data.Load()
 		if min(b[2].check.Load()^d2^key, d2) == 0 {
-			i, old = 2, d2
+			off, old = 32, d2
 		}
-		if i == 4 {
+		if off == 64 {
 			// Another position's entry: the first of the lowest depth
 			// minus the age penalty.
 			age := t.age
-			i = 0
+			off = 0
 			worst := replaceValue(d0, age)
 			if v := replaceValue(d1, age); v < worst {
-				i, worst = 1, v
+				off, worst = 16, v
 			}
 			if v := replaceValue(d2, age); v < worst {
-				i, worst = 2, v
+				off, worst = 32, v
 			}
 			if v := replaceValue(d3, age); v < worst {
-				i = 3
+				off = 48
 			}
 		}
 	}
@@ -216,7 +217,7 @@ func (t *TT) Store(key uint64, m board.Move, score, eval, depth int, bound Bound
 	if uint16(d) == 0 { // no move
 		d |= old & 0xffff
 	}
-	e := &b[i&3]
+	e := (*ttEntry)(unsafe.Add(unsafe.Pointer(b), off))
 	e.data.Store(d)
 	e.check.Store(key ^ d)
 }
