@@ -98,14 +98,12 @@ func (t *TT) touchPages() {
 	}
 }
 
-// Clear empties the table.
+// Clear empties the table. It must not run during a search (the engine
+// clears between searches): it zeroes the memory in bulk rather than word
+// by word with atomic stores, each of which is a locked exchange on amd64
+// (0.8 ms instead of 23 ms for 64 MiB; self-play clears once a game).
 func (t *TT) Clear() {
-	for i := range t.buckets {
-		for j := range t.buckets[i] {
-			t.buckets[i][j].check.Store(0)
-			t.buckets[i][j].data.Store(0)
-		}
-	}
+	clear(t.buckets)
 	t.age = 0
 }
 

@@ -74,6 +74,40 @@ func TestNewTableIsEmpty(t *testing.T) {
 	}
 }
 
+// Clear empties a used table: every word zero, the age back to zero, and
+// none of the stored positions found.
+func TestClearEmptiesTheTable(t *testing.T) {
+	tt := NewTT(1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := make([]uint64, 5000)
+	for i := range keys {
+		keys[i] = rng.Uint64()
+		tt.Store(keys[i], board.Move(1+i), i, -i, i%20, BoundLower)
+		if i%1000 == 0 {
+			tt.NewSearch()
+		}
+	}
+	if _, ok := tt.Probe(keys[len(keys)-1]); !ok || tt.age == 0 {
+		t.Fatal("the table was not filled")
+	}
+	tt.Clear()
+	if tt.age != 0 {
+		t.Fatalf("age %d after Clear", tt.age)
+	}
+	for i := range tt.buckets {
+		for j := range tt.buckets[i] {
+			if tt.buckets[i][j].check.Load() != 0 || tt.buckets[i][j].data.Load() != 0 {
+				t.Fatalf("bucket %d entry %d is not empty after Clear", i, j)
+			}
+		}
+	}
+	for _, k := range keys {
+		if d, ok := tt.Probe(k); ok {
+			t.Fatalf("key %#x found after Clear: %+v", k, d)
+		}
+	}
+}
+
 // refBucket is a plain copy of one bucket, for the reference model below.
 type refBucket [4]struct{ check, data uint64 }
 
