@@ -410,16 +410,20 @@ func (p *Position) makeSpecial(m Move) {
 
 // sliderAttackersBy returns colour c's bishops, rooks and queens that attack s.
 func (p *Position) sliderAttackersBy(c Color, s Square) Bitboard {
+	c, s = c&1, s&63 // in range for any valid call; no bounds check below
 	occ := p.Occupied()
 	return (BishopAttacks(s, occ)&(p.pieces[Bishop]|p.pieces[Queen]) |
 		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])) & p.colors[c]
 }
 
 // attackersBy returns colour c's pieces that attack s (a king cannot give
-// check, so kings are left out).
+// check, so kings are left out). It masks its arguments, in range for any
+// valid call, so that it checks no bounds and, calling nothing, needs no
+// stack frame.
 func (p *Position) attackersBy(c Color, s Square) Bitboard {
+	c, s = c&1, s&63
 	occ := p.Occupied()
-	return (pawnAttacks[c.Other()][s]&p.pieces[Pawn] |
+	return (pawnAttacks[c^1][s]&p.pieces[Pawn] |
 		knightAttacks[s]&p.pieces[Knight] |
 		BishopAttacks(s, occ)&(p.pieces[Bishop]|p.pieces[Queen]) |
 		RookAttacks(s, occ)&(p.pieces[Rook]|p.pieces[Queen])) & p.colors[c]
