@@ -84,19 +84,25 @@ func (p *Position) attackedWith(s Square, by Color, occ Bitboard) bool {
 // squares go in one step, and a slider's attack is looked up only when one
 // stands on the target's lines on the empty board.
 func (p *Position) genKingMoves(ml *[256]Move, n uint8, us Color, ksq Square, targets, occ, theirs Bitboard) uint8 {
-	targets &^= kingAttacks[(p.pieces[King] & theirs).LSB()]
-	occ &^= SquareBB(ksq)
+	_ = ml[0] // one nil check, not one per move
+	// The colour and the squares are masked or unsigned, which they are in
+	// range for anyway, so that nothing is bounds-checked: the function then
+	// calls nothing and needs no stack frame.
+	us &= 1
+	targets &^= kingAttacks[(p.pieces[King]&theirs).LSB()&63]
+	occ &^= SquareBB(ksq & 63)
 	knights, pawns := p.pieces[Knight]&theirs, p.pieces[Pawn]&theirs
 	bq := (p.pieces[Bishop] | p.pieces[Queen]) & theirs
 	rq := (p.pieces[Rook] | p.pieces[Queen]) & theirs
-	for targets != 0 {
-		to := targets.PopLSB()
+	from := Move(ksq & 63)
+	for ; targets != 0; targets &= targets - 1 {
+		to := uint(bits.TrailingZeros64(uint64(targets)))
 		if knightAttacks[to]&knights != 0 || pawnAttacks[us][to]&pawns != 0 ||
-			bishopRays[to]&bq != 0 && BishopAttacks(to, occ)&bq != 0 ||
-			rookRays[to]&rq != 0 && RookAttacks(to, occ)&rq != 0 {
+			bishopRays[to]&bq != 0 && bishopAttacksFrom(to, occ)&bq != 0 ||
+			rookRays[to]&rq != 0 && rookAttacksFrom(to, occ)&rq != 0 {
 			continue
 		}
-		ml[n] = NewMove(ksq, to)
+		ml[n] = from | Move(to)<<6
 		n++
 	}
 	return n
