@@ -53,7 +53,8 @@ func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove()
 
 // pinned returns our pieces pinned against our king.
 func (p *Position) pinned(us Color, ksq Square) Bitboard {
-	them := p.colors[us.Other()]
+	us, ksq = us&1, ksq&63 // in range for any valid call; no bounds check below
+	them := p.colors[us^1]
 	occ := p.Occupied()
 	snipers := (rookRays[ksq]&(p.pieces[Rook]|p.pieces[Queen]) |
 		bishopRays[ksq]&(p.pieces[Bishop]|p.pieces[Queen])) & them
@@ -71,6 +72,7 @@ func (p *Position) pinned(us Color, ksq Square) Bitboard {
 // attackedAfterKingMove reports whether colour by attacks s when the
 // occupancy is occ (the moving king already lifted off).
 func (p *Position) attackedWith(s Square, by Color, occ Bitboard) bool {
+	s, by = s&63, by&1 // in range for any valid call; no bounds check below
 	them := p.colors[by]
 	return knightAttacks[s]&p.pieces[Knight]&them != 0 ||
 		pawnAttacks[by.Other()][s]&p.pieces[Pawn]&them != 0 ||
@@ -486,10 +488,13 @@ func (p *Position) generate(list *MoveList, mode genMode) {
 // (genCaptures, genQuiets) that tests hold to its moves and their order.
 func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 	var n uint8
-	us, them := p.side, p.side.Other()
+	// The colour and the king's square are masked, which they are in range
+	// for anyway, so that their look-ups check no bounds.
+	us := p.side & 1
+	them := us ^ 1
 	ours, theirs := p.colors[us], p.colors[them]
 	occ := ours | theirs
-	ksq := p.KingSquare(us)
+	ksq := p.KingSquare(us) & 63
 	checkers := p.st.checkers
 
 	// King moves.
@@ -503,19 +508,19 @@ func (p *Position) gen(ml *[256]Move, mode genMode) uint8 {
 	// (genKingMoves written out, which a full generation, as in perft,
 	// feels: the king usually has targets.)
 	if kingTargets != 0 {
-		kingTargets &^= kingAttacks[(p.pieces[King] & theirs).LSB()]
+		kingTargets &^= kingAttacks[(p.pieces[King]&theirs).LSB()&63]
 		occNoKing := occ &^ SquareBB(ksq)
 		knights, pawns := p.pieces[Knight]&theirs, p.pieces[Pawn]&theirs
 		bq := (p.pieces[Bishop] | p.pieces[Queen]) & theirs
 		rq := (p.pieces[Rook] | p.pieces[Queen]) & theirs
-		for kingTargets != 0 {
-			to := kingTargets.PopLSB()
+		for ; kingTargets != 0; kingTargets &= kingTargets - 1 {
+			to := uint(bits.TrailingZeros64(uint64(kingTargets)))
 			if knightAttacks[to]&knights != 0 || pawnAttacks[us][to]&pawns != 0 ||
-				bishopRays[to]&bq != 0 && BishopAttacks(to, occNoKing)&bq != 0 ||
-				rookRays[to]&rq != 0 && RookAttacks(to, occNoKing)&rq != 0 {
+				bishopRays[to]&bq != 0 && bishopAttacksFrom(to, occNoKing)&bq != 0 ||
+				rookRays[to]&rq != 0 && rookAttacksFrom(to, occNoKing)&rq != 0 {
 				continue
 			}
-			ml[n] = NewMove(ksq, to)
+			ml[n] = Move(ksq) | Move(to)<<6
 			n++
 		}
 	}
@@ -611,11 +616,11 @@ func addPromotions(ml *[256]Move, n uint8, from, to Square) uint8 {
 // not in check). Pawns that are not pinned move in bulk; a pinned pawn (rare)
 // goes through the same code with its targets cut down to the pin line.
 func (p *Position) genPawnMoves(ml *[256]Move, n uint8, us Color, pinned Bitboard, ksq Square, target Bitboard, mode genMode) uint8 {
-	pawns := p.pieces[Pawn] & p.colors[us]
+	pawns := p.pieces[Pawn] & p.colors[us&1]
 	n = p.addPawnMoves(ml, n, us, pawns&^pinned, target, mode)
 	for b := pawns & pinned; b != 0; {
 		from := b.PopLSB()
-		n = p.addPawnMoves(ml, n, us, SquareBB(from), target&lineBB[ksq][from], mode)
+		n = p.addPawnMoves(ml, n, us, SquareBB(from), target&lineBB[ksq&63][from&63], mode)
 	}
 
 	// En passant: verified by playing it out on the bitboards.
@@ -634,7 +639,7 @@ func (p *Position) genPawnMoves(ml *[256]Move, n uint8, us Color, pinned Bitboar
 // of the pawns in pawns that land on squares in allowed.
 func (p *Position) addPawnMoves(ml *[256]Move, n uint8, us Color, pawns, allowed Bitboard, mode genMode) uint8 {
 	empty := ^p.Occupied()
-	enemies := p.colors[us.Other()] & allowed
+	enemies := p.colors[us&1^1] & allowed
 	// up, dw and de are the steps of a push and of the captures towards the
 	// a-file and the h-file.
 	var single, double, west, east Bitboard
