@@ -371,13 +371,7 @@ func (p *Position) makeSpecial(m Move) {
 
 	switch m & kindMask {
 	case kindCastling:
-		rfrom, rto := H1, F1
-		if to.File() == 2 {
-			rfrom, rto = A1, D1
-		}
-		if us == Black {
-			rfrom, rto = rfrom+56, rto+56
-		}
+		rfrom, rto := castlingRook(us, to)
 		p.move(us, from, to)
 		p.move(us, rfrom, rto)
 	case kindEnPassant:
@@ -455,13 +449,7 @@ func (p *Position) UnmakeMove() {
 	} else {
 		switch m & kindMask {
 		case kindCastling:
-			rfrom, rto := H1, F1
-			if to.File() == 2 {
-				rfrom, rto = A1, D1
-			}
-			if us == Black {
-				rfrom, rto = rfrom+56, rto+56
-			}
+			rfrom, rto := castlingRook(us, to)
 			p.moveNoHash(us, rto, rfrom)
 			p.moveNoHash(us, to, from)
 		case kindEnPassant:
@@ -561,4 +549,17 @@ func (p *Position) computeHash() uint64 {
 		h ^= zobristSide
 	}
 	return h
+}
+
+// castlingRook returns the squares the rook moves from and to when colour
+// us castles with its king going to kingTo.
+func castlingRook(us Color, kingTo Square) (from, to Square) {
+	from, to = H1, F1
+	if kingTo.File() == 2 {
+		from, to = A1, D1
+	}
+	if us == Black {
+		from, to = from+56, to+56
+	}
+	return from, to
 }
