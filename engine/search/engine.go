@@ -103,9 +103,6 @@ func New(o Options) *Engine {
 	return e
 }
 
-// Options returns the current options.
-func (e *Engine) Options() Options { return e.opts }
-
 // SetHash resizes (and clears) the transposition table.
 func (e *Engine) SetHash(mb int) {
 	e.opts.HashMB = max(mb, 1)
@@ -148,9 +145,6 @@ func (e *Engine) Stop() { e.stop.Store(true) }
 // PonderHit tells a pondering search that the expected move was played: it
 // goes on under its time limits from now.
 func (e *Engine) PonderHit() { e.ponderhit.Store(true) }
-
-// Hashfull returns the table's fill in permille.
-func (e *Engine) Hashfull() int { return e.tt.Hashfull() }
 
 func (e *Engine) totalNodes() uint64 {
 	var n uint64
