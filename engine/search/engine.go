@@ -404,18 +404,6 @@ func (w *worker) reportBound(depth int, report func(Info)) {
 	}
 }
 
-// rootPicker orders the root moves: the current line's candidates in the
-// order of the last iteration.
-func (w *worker) rootPicker(mp *movePicker) {
-	mp.list.N = 0
-	for i, rm := range w.rootMoves[w.pvIdx:] {
-		mp.list.Moves[mp.list.N] = rm.move
-		mp.scores[mp.list.N] = int32(len(w.rootMoves) - i)
-		mp.list.N++
-	}
-	mp.initList(w.pos)
-}
-
 // updateRootMove records the score and PV of a root move after its search.
 func (w *worker) updateRootMove(m board.Move, s, alpha, beta int, first bool) {
 	for i := w.pvIdx; i < len(w.rootMoves); i++ {

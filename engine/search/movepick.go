@@ -44,6 +44,10 @@ const (
 // exchange of each only when it is about to be tried, then killers and the
 // countermove, then the quiet moves (generated only now), then the losing
 // captures. A cutoff in an early stage spares the rest.
+//
+// The search drives a picker through its methods only: an init method
+// (initMain, initQuiescence, initRoot), pick, skipQuiets, skippingQuiets
+// and lastBad. Its fields are the picker's own.
 type movePicker struct {
 	stage int
 	w     *worker
@@ -70,20 +74,29 @@ type movePicker struct {
 	// found ahead of time (-1: none left).
 	quietMax int
 
-	// lastQuiet, set by the search, says that a quiet move handed out now
-	// is the last one late-move pruning lets through (checks aside): no
-	// look-ahead to the next.
-	lastQuiet bool
+	// quietsSkipped (see skipQuiets) makes the picker hand out only the
+	// remaining quiet moves that give check, in generation order.
+	quietsSkipped bool
 
-	// skipQuiets, set by the search once late quiet moves are pruned, makes
-	// the picker hand out only the remaining quiet moves that give check,
-	// in generation order.
-	skipQuiets bool
-
-	// lastBad reports whether the move handed out last is a losing
-	// capture or an under-promotion (the search reduces those like quiet moves).
-	lastBad bool
+	// handedBad says that the move handed out last is a losing capture or
+	// an under-promotion (see lastBad).
+	handedBad bool
 }
+
+// skipQuiets tells the picker that the search prunes the remaining quiet
+// moves (late-move or futility pruning): from now on it hands out, of the
+// quiet moves, only those that give check. A list scored whole (evasions,
+// the root) it still hands out whole, so the search checks skippingQuiets
+// as well.
+func (mp *movePicker) skipQuiets() { mp.quietsSkipped = true }
+
+// skippingQuiets reports whether skipQuiets was called since the picker's
+// init.
+func (mp *movePicker) skippingQuiets() bool { return mp.quietsSkipped }
+
+// lastBad reports whether the move handed out last is a losing capture or
+// an under-promotion (the search reduces those like quiet moves).
+func (mp *movePicker) lastBad() bool { return mp.handedBad }
 
 // mvvLVA scores a capture: most valuable victim first, then least valuable attacker.
 func mvvLVA(p *board.Position, m board.Move) int32 {
@@ -116,7 +129,7 @@ func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *
 	mp.w, mp.p = w, p
 	mp.ttMove, mp.ch1, mp.ch2 = ttMove, ch1, ch2
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
-	mp.lastBad, mp.skipQuiets = false, false
+	mp.handedBad, mp.quietsSkipped = false, false
 	fr := &w.stack[ply]
 	mp.killer1, mp.killer2 = fr.killers[0], fr.killers[1]
 	mp.counter = board.NullMove
@@ -157,7 +170,7 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 	mp.w, mp.p = w, p
 	mp.ttMove = ttMove
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
-	mp.lastBad, mp.skipQuiets = false, false
+	mp.handedBad, mp.quietsSkipped = false, false
 	if !p.InCheck() {
 		mp.stage = stageQTT
 		return
@@ -179,11 +192,16 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 	mp.stage = stageList
 }
 
-// initList prepares moves the caller has put in mp.list and mp.scores.
-func (mp *movePicker) initList(p *board.Position) {
+// initRoot prepares the root moves roots, to be handed out in their order.
+func (mp *movePicker) initRoot(p *board.Position, roots []rootMove) {
+	for i, rm := range roots {
+		mp.list.Moves[i] = rm.move
+		mp.scores[i] = int32(len(roots) - i)
+	}
+	mp.list.N = len(roots)
 	mp.p = p
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
-	mp.lastBad, mp.skipQuiets = false, false
+	mp.handedBad, mp.quietsSkipped = false, false
 	mp.stage = stageList
 }
 
@@ -220,8 +238,10 @@ func (mp *movePicker) usableQuiet(m board.Move) bool {
 
 // pick returns the next move, or NullMove when none is left. With
 // checkSEE, a capture that loses material is put off until after the quiet
-// moves.
-func (mp *movePicker) pick(checkSEE bool) board.Move {
+// moves. With lookAhead, handing out a quiet move also finds the next one
+// and fetches its child's table bucket; the search turns it off when the
+// next quiet move would be pruned anyway.
+func (mp *movePicker) pick(checkSEE, lookAhead bool) board.Move {
 	p := mp.p
 	for {
 		switch mp.stage {
@@ -251,7 +271,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			return m
 		case stageKiller1:
 			mp.stage++
-			if mp.skipQuiets { // none of them handed out: leave them to the quiet stage
+			if mp.quietsSkipped { // none of them handed out: leave them to the quiet stage
 				mp.killer1, mp.killer2, mp.counter = board.NullMove, board.NullMove, board.NullMove
 				mp.stage = stageQuietsInit
 				continue
@@ -262,7 +282,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			mp.killer1 = board.NullMove
 		case stageKiller2:
 			mp.stage++
-			if mp.skipQuiets {
+			if mp.quietsSkipped {
 				mp.killer2, mp.counter = board.NullMove, board.NullMove
 				mp.stage = stageQuietsInit
 				continue
@@ -273,7 +293,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			mp.killer2 = board.NullMove
 		case stageCounter:
 			mp.stage++
-			if mp.skipQuiets {
+			if mp.quietsSkipped {
 				mp.counter = board.NullMove
 				continue
 			}
@@ -285,7 +305,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			mp.generateQuiets()
 			mp.stage++
 		case stageQuiets:
-			if mp.skipQuiets {
+			if mp.quietsSkipped {
 				rest := mp.quiets.Moves[mp.nextQuiet:mp.quiets.N]
 				if i := p.FirstCheck(rest); i >= 0 {
 					mp.nextQuiet += i + 1
@@ -307,7 +327,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			// Look one move ahead: the next quiet move's child is fetched
 			// from the table while this move's subtree is searched.
 			mp.quietMax = -1
-			if !mp.lastQuiet {
+			if lookAhead {
 				mp.quietMax = mp.bestQuiet()
 			}
 			if mp.quietMax >= 0 {
@@ -316,7 +336,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 			return m
 		case stageBadCaptures:
 			if mp.bad < mp.nBad {
-				mp.lastBad = true
+				mp.handedBad = true
 				mp.bad++
 				return mp.list.Moves[mp.bad-1]
 			}
@@ -327,7 +347,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 				mp.stage = stageDone
 				continue
 			}
-			mp.lastBad = true
+			mp.handedBad = true
 			return mp.take(&mp.list, &mp.scores, i, &mp.next)
 		case stageQCaptures:
 			i := mp.best(&mp.list, &mp.scores, mp.next)
@@ -347,7 +367,7 @@ func (mp *movePicker) pick(checkSEE bool) board.Move {
 				mp.scores[i] = scoreBadCapture + s - scoreGoodCapture
 				continue
 			}
-			mp.lastBad = s < 0
+			mp.handedBad = s < 0
 			return mp.take(&mp.list, &mp.scores, i, &mp.next)
 		default:
 			return board.NullMove

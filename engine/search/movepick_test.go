@@ -15,15 +15,15 @@ func pickAll(mp *movePicker, checkSEE bool, skipAt int) []board.Move {
 	var out []board.Move
 	for {
 		if skipAt > 0 && len(out) >= skipAt {
-			mp.skipQuiets = true
+			mp.skipQuiets()
 		}
-		m := mp.pick(checkSEE)
+		m := mp.pick(checkSEE, true)
 		if m == board.NullMove {
 			return out
 		}
 		// lastBad marks only losing captures and under-promotions (the
 		// search reduces them like quiet moves).
-		if p := mp.p; mp.lastBad && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion() {
+		if p := mp.p; mp.lastBad() && !p.InCheck() && !p.IsCapture(m) && !m.IsPromotion() {
 			panic("lastBad set for quiet move " + m.String())
 		}
 		out = append(out, m)
@@ -110,13 +110,12 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 				last = s
 			}
 
-			// Without the look-ahead (the search's lastQuiet) the order is
-			// the same.
+			// Without the look-ahead (pick's lookAhead off at random) the
+			// order is the same.
 			mp.initMain(w, 1, ttMove, ch1, ch2)
 			var noAhead []board.Move
 			for {
-				mp.lastQuiet = rng.IntN(2) == 0
-				m := mp.pick(checkSEE)
+				m := mp.pick(checkSEE, rng.IntN(2) == 0)
 				if m == board.NullMove {
 					break
 				}

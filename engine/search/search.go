@@ -271,7 +271,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	ch1, ch2 := w.contTables(ply)
 	mp := &w.pickers[ply][b2i(excluded != board.NullMove)]
 	if root {
-		w.rootPicker(mp)
+		mp.initRoot(p, w.rootMoves[w.pvIdx:]) // the current line's candidates, in the last iteration's order
 	} else {
 		mp.initMain(w, ply, ttMove, ch1, ch2)
 	}
@@ -282,7 +282,6 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	moveCount := 0
 	var quietsTried [64]board.Move
 	nQuiets := 0
-	skipQuiets := false
 	// Late-move pruning cuts quiet moves after the lmpLimit-th move.
 	lmpLimit := 1 << 30 // no limit
 	if !root && depth <= 8 {
@@ -291,9 +290,10 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 
 	for {
 		// A quiet move handed out now is move moveCount+1; if the one
-		// after it would be pruned, the picker need not look ahead to it.
-		mp.lastQuiet = moveCount+2 > lmpLimit
-		m := mp.pick(!root)
+		// after it would be pruned, the picker need not look ahead to it
+		// (find it and fetch its child's table bucket while this move is
+		// searched).
+		m := mp.pick(!root, moveCount+2 <= lmpLimit)
 		if m == board.NullMove {
 			break
 		}
@@ -304,7 +304,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		isCapture := p.IsCapture(m)
 		quiet := !isCapture && !m.IsPromotion()
 		givesCheck := p.GivesCheck(m)
-		if quiet && skipQuiets && !givesCheck {
+		// Once quiet moves are pruned, the staged picker hands out only
+		// quiet checks; a list scored whole (evasions) is filtered here.
+		if quiet && mp.skippingQuiets() && !givesCheck {
 			continue
 		}
 		moveCount++
@@ -314,13 +316,11 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if !root && bestScore > -MateInMaxPly && p.NonPawnMaterial(us) {
 			if quiet && !givesCheck {
 				if moveCount > lmpLimit {
-					skipQuiets = true
-					mp.skipQuiets = true
+					mp.skipQuiets()
 					continue
 				}
 				if !inCheck && depth <= 8 && staticEval+100+90*depth <= alpha {
-					skipQuiets = true
-					mp.skipQuiets = true
+					mp.skipQuiets()
 					continue
 				}
 				if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
@@ -373,7 +373,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			s = -w.negamax(-beta, -alpha, newDepth, ply+1, false)
 		} else {
 			r := 0
-			if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || mp.lastBad) {
+			if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || mp.lastBad()) {
 				r = lmr(depth, moveCount)
 				r -= b2i(pvNode)
 				r += b2i(cutNode)
@@ -565,7 +565,7 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 	mp.initQuiescence(w, ttMove)
 	bestMove := board.NullMove
 	for {
-		m := mp.pick(false)
+		m := mp.pick(false, false)
 		if m == board.NullMove {
 			break
 		}
