@@ -194,11 +194,26 @@ type worker struct {
 	// contHist[piece][to] scores a quiet move by the move made one or two
 	// plies before it (continuation history).
 	contHist [13][64]contTable
-	// pickers[ply] holds the move pickers of the nodes at ply: [1] for a
-	// singular-extension search, which runs at the same ply while [0] is
-	// in use. Kept here, they are not zeroed at every node.
-	pickers [MaxPly + 1][2]movePicker
+	// pickers[ply][slot] is the move picker of the node at ply of the
+	// slot's kind. Kept here, they are not zeroed at every node.
+	pickers [MaxPly + 1][pickSlots]movePicker
 }
+
+// The picker slots of a ply. Every kind of node that can be live at a ply
+// while another is has a slot of its own, so no node's moves are
+// overwritten whatever the depths involved. A node at ply runs searches at
+// its own ply only to verify: the null move's verification search and
+// razoring's quiescence run before its picker is set up; the
+// singular-extension search runs while it is live, excludes a move and so
+// never runs another singular-extension search (nor a null move or
+// razoring), and at depth 0 or less it is a quiescence node. Quiescence
+// nodes call quiescence at the next ply only.
+const (
+	pickMain       = iota // an interior node (or the root)
+	pickSingular          // a singular-extension search (pickMain+1)
+	pickQuiescence        // a quiescence node
+	pickSlots
+)
 
 // contTable scores quiet moves (moved piece, target square) that follow one
 // earlier move.

@@ -164,3 +164,55 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 	}
 	t.Logf("%d positions", positions)
 }
+
+// TestSamePlySearchesLeaveThePickerAlone runs the singular-extension
+// verification search the way a node runs it while its own picker is live
+// (excluding the move just handed out, at the node's ply), at depths from
+// 0, which is a quiescence search, up: the node's picker must come out
+// unchanged, and hand out every legal move once. When quiescence shared
+// the node's picker slot, only a guard on the verification depth kept the
+// node's move list intact.
+func TestSamePlySearchesLeaveThePickerAlone(t *testing.T) {
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
+	w.pos = p
+	w.rootPly = p.Ply()
+	w.completed = 1
+	for i := range w.stack {
+		w.stack[i] = frame{eval: -Infinity}
+	}
+	const ply = 2
+	ch1, ch2 := w.contTables(ply)
+	mp := &w.pickers[ply][pickMain]
+	mp.initMain(w, ply, board.NullMove, ch1, ch2)
+	first := mp.pick(true, true)
+	if !p.IsCapture(first) {
+		t.Fatalf("first move %v is not a capture: the test wants the capture list in use", first)
+	}
+	before := *mp
+	fen := p.FEN()
+	for depth := 0; depth <= 3; depth++ {
+		w.stack[ply].excluded = first
+		w.negamax(999, 1000, depth, ply, false) // a window above the stand-pat score
+		w.stack[ply].excluded = board.NullMove
+		if w.stopped || p.FEN() != fen {
+			t.Fatalf("depth %d: the verification search stopped or left %s", depth, p.FEN())
+		}
+		if *mp != before {
+			t.Fatalf("depth %d: the verification search changed the node's picker", depth)
+		}
+		if depth == 0 && w.pickers[ply][pickQuiescence].p != p {
+			t.Fatal("depth 0: the quiescence search used no picker at the node's ply: the test proves nothing")
+		}
+	}
+	got := []board.Move{first}
+	for m := mp.pick(true, true); m != board.NullMove; m = mp.pick(true, true) {
+		got = append(got, m)
+	}
+	var legal board.MoveList
+	p.GenerateLegal(&legal)
+	if !slices.Equal(sorted(got), sorted(legal.Slice())) {
+		t.Fatalf("picker gave %v, legal moves are %v", got, legal.Slice())
+	}
+}

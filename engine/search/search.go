@@ -269,7 +269,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	ch1, ch2 := w.contTables(ply)
-	mp := &w.pickers[ply][b2i(excluded != board.NullMove)]
+	mp := &w.pickers[ply][pickMain+b2i(excluded != board.NullMove)]
 	if root {
 		mp.initRoot(p, w.rootMoves[w.pvIdx:]) // the current line's candidates, in the last iteration's order
 	} else {
@@ -334,9 +334,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		// Extensions: singular (the TT move is much better than every
 		// other) and check.
 		ext := 0
-		// The verification search runs at this ply in picker slot [1]; its
-		// depth (depth-1)/2 >= 3 keeps it out of quiescence, whose picker
-		// is slot [0], the one this node is using.
+		// The verification search runs at this ply with a picker slot of
+		// its own (pickSingular), and so does a quiescence search it may
+		// enter (pickQuiescence): this node's moves are safe at any depth.
 		if !root && depth >= 7 && m == ttMove && excluded == board.NullMove && ttHit &&
 			tte.bound&BoundLower != 0 && tte.depth >= depth-3 && ttScore > -MateInMaxPly && ttScore < MateInMaxPly {
 			sBeta := ttScore - 2*depth
@@ -561,7 +561,7 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 	}
 	origAlpha := alpha
 
-	mp := &w.pickers[ply][0]
+	mp := &w.pickers[ply][pickQuiescence]
 	mp.initQuiescence(w, ttMove)
 	bestMove := board.NullMove
 	for {
