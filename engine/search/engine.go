@@ -188,7 +188,8 @@ type worker struct {
 	stack [MaxPly + 4]frame
 	pv    [MaxPly + 2][MaxPly + 2]board.Move
 	pvLen [MaxPly + 2]int
-	// history[side][from][to] scores quiet moves; gravity keeps it within ±16384.
+	// history[side][from][to] scores quiet moves; gravity keeps it within
+	// ±historyLimit.
 	history [2][64][64]int16
 	counter [12][64]board.Move
 	// contHist[piece][to] scores a quiet move by the move made one or two
@@ -382,9 +383,9 @@ func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
 // around the previous score, widening it on failure.
 func (w *worker) aspiration(depth int, report func(Info)) {
 	alpha, beta := -Infinity, Infinity
-	delta := 18
+	delta := params.AspirationDelta
 	prev := w.rootMoves[w.pvIdx].prevScore
-	if depth >= 5 && prev > -MateInMaxPly && prev < MateInMaxPly {
+	if depth >= params.AspirationMinDepth && prev > -MateInMaxPly && prev < MateInMaxPly {
 		alpha = max(prev-delta, -Infinity)
 		beta = min(prev+delta, Infinity)
 	}
@@ -405,8 +406,8 @@ func (w *worker) aspiration(depth int, report func(Info)) {
 		default:
 			return
 		}
-		delta += delta / 2
-		if delta > 1000 {
+		delta += delta * params.AspirationGrowth / 100
+		if delta > params.AspirationMaxDelta {
 			alpha, beta = -Infinity, Infinity
 		}
 	}

@@ -1,10 +1,6 @@
 package search
 
-import (
-	"math"
-
-	"chessforge/engine/board"
-)
+import "chessforge/engine/board"
 
 // Score bounds. A mate found at ply n scores MateScore-n for the winner.
 const (
@@ -45,16 +41,9 @@ func (w *worker) quietScore(us board.Color, pc board.Piece, m board.Move, ch1, c
 	return int(w.history[us][m.From()][m.To()]) + int(ch1[pc][m.To()]) + int(ch2[pc][m.To()])
 }
 
-// lmrTable[depth][moveNumber] is the base late-move reduction in plies.
+// lmrTable[depth][moveNumber] is the base late-move reduction in plies,
+// from params (see setParams).
 var lmrTable [64][64]int8
-
-func init() {
-	for d := 1; d < 64; d++ {
-		for m := 1; m < 64; m++ {
-			lmrTable[d][m] = int8(0.8 + math.Log(float64(d))*math.Log(float64(m))/2.3)
-		}
-	}
-}
 
 func lmr(depth, moveNumber int) int {
 	return int(lmrTable[min(depth, 63)][min(moveNumber, 63)])
@@ -187,7 +176,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	// Fetch the null move's child now, while the evaluation below runs:
 	// fetched just before the null move, its bucket was still on its way
 	// from memory at the child's probe two times in three.
-	if !pvNode && !inCheck && depth >= 3 && excluded == board.NullMove && p.LastMove() != board.NullMove {
+	if !pvNode && !inCheck && depth >= params.NullMinDepth && excluded == board.NullMove && p.LastMove() != board.NullMove {
 		w.e.tt.Prefetch(p.KeyAfterNull())
 	}
 
@@ -225,20 +214,20 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 
 	if !inCheck && !pvNode && excluded == board.NullMove {
 		// Reverse futility: far above beta at low depth, assume a cutoff.
-		if depth <= 8 && adjEval-80*(depth-b2i(improving)) >= beta && adjEval < MateInMaxPly {
+		if depth <= params.RFPMaxDepth && adjEval-params.RFPMargin*(depth-b2i(improving)) >= beta && adjEval < MateInMaxPly {
 			return adjEval
 		}
 		// Razoring: hopeless at low depth, verify with quiescence.
-		if depth <= 3 && adjEval+250*depth < alpha {
+		if depth <= params.RazorMaxDepth && adjEval+params.RazorMargin*depth < alpha {
 			s := w.quiescence(alpha, alpha+1, ply, true)
 			if s <= alpha {
 				return s
 			}
 		}
 		// Null move, guarded against zugzwang by requiring pieces besides pawns.
-		if depth >= 3 && adjEval >= beta && staticEval >= beta && p.LastMove() != board.NullMove &&
+		if depth >= params.NullMinDepth && adjEval >= beta && staticEval >= beta && p.LastMove() != board.NullMove &&
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
-			r := 3 + depth/3 + min((adjEval-beta)/200, 3)
+			r := params.NullBaseReduction + depth/params.NullDepthDivisor + min((adjEval-beta)/params.NullEvalDivisor, params.NullEvalMaxReduction)
 			fr.moved, fr.to = board.NoPiece, 0
 			p.MakeNullMove()
 			s := -w.negamax(-beta, -beta+1, depth-r, ply+1, !cutNode)
@@ -251,7 +240,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 					s = beta
 				}
 				// At high depth, verify with a reduced normal search (zugzwang).
-				if depth < 12 {
+				if depth < params.NullVerifyDepth {
 					return s
 				}
 				v := w.negamax(beta-1, beta, depth-r, ply, false)
@@ -264,7 +253,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 
 	// Internal iterative reduction: without a TT move, this node is
 	// probably not worth the full depth.
-	if depth >= 4 && ttMove == board.NullMove && (pvNode || cutNode) && !root {
+	if depth >= params.IIRMinDepth && ttMove == board.NullMove && (pvNode || cutNode) && !root {
 		depth--
 	}
 
@@ -284,8 +273,8 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	nQuiets := 0
 	// Late-move pruning cuts quiet moves after the lmpLimit-th move.
 	lmpLimit := 1 << 30 // no limit
-	if !root && depth <= 8 {
-		lmpLimit = (3 + depth*depth) / (2 - b2i(improving))
+	if !root && depth <= params.LMPMaxDepth {
+		lmpLimit = (params.LMPBase + depth*depth) / (2 - b2i(improving))
 	}
 
 	for {
@@ -319,14 +308,14 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 					mp.skipQuiets()
 					continue
 				}
-				if !inCheck && depth <= 8 && staticEval+100+90*depth <= alpha {
+				if !inCheck && depth <= params.FutilityMaxDepth && staticEval+params.FutilityBase+params.FutilityMargin*depth <= alpha {
 					mp.skipQuiets()
 					continue
 				}
-				if depth <= 8 && !seeGE(p, m, -25*depth*depth) {
+				if depth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEEQuietMargin*depth*depth) {
 					continue
 				}
-			} else if depth <= 8 && !seeGE(p, m, -90*depth) {
+			} else if depth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEENoisyMargin*depth) {
 				continue
 			}
 		}
@@ -337,11 +326,11 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		// The verification search runs at this ply with a picker slot of
 		// its own (pickSingular), and so does a quiescence search it may
 		// enter (pickQuiescence): this node's moves are safe at any depth.
-		if !root && depth >= 7 && m == ttMove && excluded == board.NullMove && ttHit &&
-			tte.bound&BoundLower != 0 && tte.depth >= depth-3 && ttScore > -MateInMaxPly && ttScore < MateInMaxPly {
-			sBeta := ttScore - 2*depth
+		if !root && depth >= params.SingularMinDepth && m == ttMove && excluded == board.NullMove && ttHit &&
+			tte.bound&BoundLower != 0 && tte.depth >= depth-params.SingularTTDepthMargin && ttScore > -MateInMaxPly && ttScore < MateInMaxPly {
+			sBeta := ttScore - params.SingularMargin*depth
 			fr.excluded = m
-			s := w.negamax(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
+			s := w.negamax(sBeta-1, sBeta, (depth-1)/params.SingularDepthDivisor, ply, cutNode)
 			fr.excluded = board.NullMove
 			if w.stopped {
 				return 0
@@ -373,16 +362,16 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			s = -w.negamax(-beta, -alpha, newDepth, ply+1, false)
 		} else {
 			r := 0
-			if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || mp.lastBad()) {
+			if depth >= params.LMRMinDepth && moveCount > 1+b2i(pvNode) && (quiet || mp.lastBad()) {
 				r = lmr(depth, moveCount)
 				r -= b2i(pvNode)
 				r += b2i(cutNode)
 				r += b2i(!improving)
 				r -= b2i(givesCheck)
 				if quiet {
-					r -= histScore / 8000
+					r -= histScore / params.LMRHistoryDivisor
 				} else {
-					r = r / 2
+					r = r * params.LMRNoisyPercent / 100
 				}
 				r = max(0, min(r, newDepth-1))
 			}
@@ -462,7 +451,7 @@ func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []boar
 		w.counter[p.PieceAt(prev.To())][prev.To()] = m
 	}
 	us := p.SideToMove()
-	bonus := min(16*depth*depth+32*depth, 1200)
+	bonus := min(params.HistoryBonusQuadratic*depth*depth+params.HistoryBonusLinear*depth, params.HistoryBonusMax)
 	w.updateQuiet(us, m, bonus, ch1, ch2)
 	for _, q := range tried {
 		w.updateQuiet(us, q, -bonus, ch1, ch2)
@@ -477,12 +466,15 @@ func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch1, ch2 *
 	gravity(&ch2[pc][m.To()], bonus)
 }
 
-// gravity moves a history score towards ±16384 by bonus (|bonus| <= 16384),
-// slower the closer it is, so that scores stay bounded (they fit an int16)
-// and recent results weigh more.
+// historyLimit bounds history scores (see gravity): they fit an int16.
+const historyLimit = 16384
+
+// gravity moves a history score towards ±historyLimit by bonus (|bonus| <=
+// historyLimit), slower the closer it is, so that scores stay bounded and
+// recent results weigh more.
 func gravity(h *int16, bonus int) {
 	v := int(*h)
-	*h = int16(v + bonus - v*abs(bonus)/16384)
+	*h = int16(v + bonus - v*abs(bonus)/historyLimit)
 }
 
 func abs(x int) int {
@@ -574,7 +566,7 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 				continue
 			}
 			// Delta pruning: even winning this piece cannot lift alpha.
-			if !m.IsPromotion() && standPat+moveGain(p, m)+200 <= alpha {
+			if !m.IsPromotion() && standPat+moveGain(p, m)+params.QuiescenceDeltaMargin <= alpha {
 				continue
 			}
 			if !seeGE(p, m, 0) {

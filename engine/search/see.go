@@ -2,8 +2,9 @@ package search
 
 import "chessforge/engine/board"
 
-// seeValue is the material value of each piece type for static exchange evaluation.
-var seeValue = [7]int{100, 320, 330, 500, 950, 20000, 0}
+// seeValue is the material value of each piece type for static exchange
+// evaluation and capture ordering, from params (see setParams).
+var seeValue [7]int
 
 // moveGain returns the material a move wins outright (captured piece plus
 // promotion gain), ignoring recapture.

@@ -1,0 +1,216 @@
+package search
+
+import (
+	"math"
+
+	"chessforge/engine/board"
+)
+
+// Params are the numbers that decide how the search shapes its tree: its
+// aspiration windows, what it prunes, reduces and extends, and how it
+// rewards moves. They are declared once, with a range a tuner may try, in
+// paramTable; the search reads them from params. Depths are in plies,
+// margins and values in centipawns.
+type Params struct {
+	// Aspiration windows: from AspirationMinDepth on, an iteration starts
+	// with a window of ±AspirationDelta around the line's previous score;
+	// after each failure the step grows by AspirationGrowth percent, and
+	// past AspirationMaxDelta the window opens fully.
+	AspirationMinDepth int
+	AspirationDelta    int
+	AspirationGrowth   int
+	AspirationMaxDelta int
+
+	// Reverse futility pruning: up to RFPMaxDepth, a node whose evaluation
+	// beats beta by RFPMargin per ply of depth (one ply less when
+	// improving) fails high without a search.
+	RFPMaxDepth int
+	RFPMargin   int
+
+	// Razoring: up to RazorMaxDepth, a node whose evaluation is RazorMargin
+	// per ply of depth below alpha is checked by quiescence alone.
+	RazorMaxDepth int
+	RazorMargin   int
+
+	// Null move: from NullMinDepth on, with the evaluation at or above
+	// beta, the side to move passes and the search goes on reduced by
+	// NullBaseReduction, plus a ply per NullDepthDivisor plies of depth,
+	// plus a ply per NullEvalDivisor of evaluation above beta (at most
+	// NullEvalMaxReduction). From NullVerifyDepth on, a cutoff is verified
+	// by a search of the node itself at the reduced depth (zugzwang).
+	NullMinDepth         int
+	NullBaseReduction    int
+	NullDepthDivisor     int
+	NullEvalDivisor      int
+	NullEvalMaxReduction int
+	NullVerifyDepth      int
+
+	// Internal iterative reduction: from IIRMinDepth on, a PV or cut node
+	// without a TT move is searched a ply shallower.
+	IIRMinDepth int
+
+	// Late-move pruning: up to LMPMaxDepth, quiet moves after the first
+	// (LMPBase + depth²) moves (half as many when not improving) are
+	// pruned.
+	LMPMaxDepth int
+	LMPBase     int
+
+	// Futility pruning: up to FutilityMaxDepth, outside check, quiet moves
+	// are pruned once the evaluation plus FutilityBase plus FutilityMargin
+	// per ply of depth does not reach alpha.
+	FutilityMaxDepth int
+	FutilityBase     int
+	FutilityMargin   int
+
+	// Static exchange pruning: up to SEEPruneMaxDepth, a quiet move that
+	// loses more than SEEQuietMargin·depth² in exchanges, or a capture
+	// that loses more than SEENoisyMargin·depth, is pruned.
+	SEEPruneMaxDepth int
+	SEEQuietMargin   int
+	SEENoisyMargin   int
+
+	// Singular extension: from SingularMinDepth on, a TT move whose lower
+	// bound is at most SingularTTDepthMargin plies shallower than the node
+	// is extended when every other move fails below the TT score less
+	// SingularMargin per ply of depth, in a search of (depth−1) /
+	// SingularDepthDivisor plies.
+	SingularMinDepth      int
+	SingularTTDepthMargin int
+	SingularMargin        int
+	SingularDepthDivisor  int
+
+	// Late-move reductions: from LMRMinDepth on, late quiet moves and
+	// losing captures are reduced by LMRBase/100 + ln(depth)·ln(move
+	// number) / (LMRDivisor/100) plies (the table lmrTable), adjusted by
+	// the node's kind, less a ply per LMRHistoryDivisor of history score;
+	// captures get LMRNoisyPercent percent of it.
+	LMRMinDepth       int
+	LMRBase           int
+	LMRDivisor        int
+	LMRHistoryDivisor int
+	LMRNoisyPercent   int
+
+	// History: a quiet move that causes a cutoff at depth d earns
+	// HistoryBonusQuadratic·d² + HistoryBonusLinear·d, at most
+	// HistoryBonusMax (which must not exceed historyLimit); the quiet
+	// moves tried before it lose as much.
+	HistoryBonusQuadratic int
+	HistoryBonusLinear    int
+	HistoryBonusMax       int
+
+	// Quiescence: a capture that leaves the stand-pat score plus the
+	// material it wins plus QuiescenceDeltaMargin at or below alpha is
+	// pruned (delta pruning).
+	QuiescenceDeltaMargin int
+
+	// Piece values of the static exchange evaluation and of MVV-LVA
+	// capture ordering (the king's is fixed: more than all the others).
+	SEEPawn   int
+	SEEKnight int
+	SEEBishop int
+	SEERook   int
+	SEEQueen  int
+}
+
+// paramSpec declares one search parameter: its name (its Params field's),
+// its field in defaultParams, its value, and the range [lo, hi] a tuner
+// may try.
+type paramSpec struct {
+	name   string
+	field  *int
+	value  int
+	lo, hi int
+}
+
+// paramTable declares every search parameter once (TestParamTable checks
+// that it covers Params field by field).
+var paramTable = [...]paramSpec{
+	{"AspirationMinDepth", &defaultParams.AspirationMinDepth, 5, 1, 10},
+	{"AspirationDelta", &defaultParams.AspirationDelta, 18, 5, 60},
+	{"AspirationGrowth", &defaultParams.AspirationGrowth, 50, 10, 200},
+	{"AspirationMaxDelta", &defaultParams.AspirationMaxDelta, 1000, 200, 5000},
+
+	{"RFPMaxDepth", &defaultParams.RFPMaxDepth, 8, 0, 16},
+	{"RFPMargin", &defaultParams.RFPMargin, 80, 20, 200},
+
+	{"RazorMaxDepth", &defaultParams.RazorMaxDepth, 3, 0, 6},
+	{"RazorMargin", &defaultParams.RazorMargin, 250, 50, 600},
+
+	{"NullMinDepth", &defaultParams.NullMinDepth, 3, 1, 6},
+	{"NullBaseReduction", &defaultParams.NullBaseReduction, 3, 1, 6},
+	{"NullDepthDivisor", &defaultParams.NullDepthDivisor, 3, 1, 8},
+	{"NullEvalDivisor", &defaultParams.NullEvalDivisor, 200, 50, 500},
+	{"NullEvalMaxReduction", &defaultParams.NullEvalMaxReduction, 3, 0, 6},
+	{"NullVerifyDepth", &defaultParams.NullVerifyDepth, 12, 6, 40},
+
+	{"IIRMinDepth", &defaultParams.IIRMinDepth, 4, 2, 10},
+
+	{"LMPMaxDepth", &defaultParams.LMPMaxDepth, 8, 0, 16},
+	{"LMPBase", &defaultParams.LMPBase, 3, 0, 10},
+
+	{"FutilityMaxDepth", &defaultParams.FutilityMaxDepth, 8, 0, 16},
+	{"FutilityBase", &defaultParams.FutilityBase, 100, 0, 300},
+	{"FutilityMargin", &defaultParams.FutilityMargin, 90, 20, 200},
+
+	{"SEEPruneMaxDepth", &defaultParams.SEEPruneMaxDepth, 8, 0, 16},
+	{"SEEQuietMargin", &defaultParams.SEEQuietMargin, 25, 5, 100},
+	{"SEENoisyMargin", &defaultParams.SEENoisyMargin, 90, 20, 200},
+
+	{"SingularMinDepth", &defaultParams.SingularMinDepth, 7, 1, 16},
+	{"SingularTTDepthMargin", &defaultParams.SingularTTDepthMargin, 3, 0, 8},
+	{"SingularMargin", &defaultParams.SingularMargin, 2, 0, 8},
+	{"SingularDepthDivisor", &defaultParams.SingularDepthDivisor, 2, 1, 4},
+
+	{"LMRMinDepth", &defaultParams.LMRMinDepth, 3, 1, 6},
+	{"LMRBase", &defaultParams.LMRBase, 80, 0, 200},
+	{"LMRDivisor", &defaultParams.LMRDivisor, 230, 100, 500},
+	{"LMRHistoryDivisor", &defaultParams.LMRHistoryDivisor, 8000, 1000, 32000},
+	{"LMRNoisyPercent", &defaultParams.LMRNoisyPercent, 50, 0, 100},
+
+	{"HistoryBonusQuadratic", &defaultParams.HistoryBonusQuadratic, 16, 0, 64},
+	{"HistoryBonusLinear", &defaultParams.HistoryBonusLinear, 32, 0, 128},
+	{"HistoryBonusMax", &defaultParams.HistoryBonusMax, 1200, 100, 4000},
+
+	{"QuiescenceDeltaMargin", &defaultParams.QuiescenceDeltaMargin, 200, 0, 600},
+
+	{"SEEPawn", &defaultParams.SEEPawn, 100, 50, 150},
+	{"SEEKnight", &defaultParams.SEEKnight, 320, 200, 450},
+	{"SEEBishop", &defaultParams.SEEBishop, 330, 200, 450},
+	{"SEERook", &defaultParams.SEERook, 500, 350, 700},
+	{"SEEQueen", &defaultParams.SEEQueen, 950, 700, 1300},
+}
+
+// defaultParams holds the values of paramTable.
+var defaultParams Params
+
+// params are the parameters the search runs with; lmrTable and seeValue
+// are derived from them by setParams.
+var params Params
+
+func init() {
+	for _, s := range paramTable {
+		*s.field = s.value
+	}
+	setParams(defaultParams)
+}
+
+// setParams makes p the search's parameters and derives the tables that
+// follow from them. No search may be running.
+func setParams(p Params) {
+	params = p
+	base, div := float64(p.LMRBase)/100, float64(p.LMRDivisor)/100
+	for d := 1; d < len(lmrTable); d++ {
+		for m := 1; m < len(lmrTable[d]); m++ {
+			lmrTable[d][m] = int8(base + math.Log(float64(d))*math.Log(float64(m))/div)
+		}
+	}
+	seeValue = [7]int{
+		board.Pawn:        p.SEEPawn,
+		board.Knight:      p.SEEKnight,
+		board.Bishop:      p.SEEBishop,
+		board.Rook:        p.SEERook,
+		board.Queen:       p.SEEQueen,
+		board.King:        20000,
+		board.NoPieceType: 0,
+	}
+}
