@@ -362,9 +362,9 @@ func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
 		// Time: a best move that keeps changing earns more time.
 		best := w.rootMoves[0].move
 		if best != lastBest && depth > 1 {
-			instability = min(instability*1.6, 2.0)
+			instability = min(instability*instabilityGrowth, instabilityMax)
 		} else {
-			instability = max(instability*0.85, 0.6)
+			instability = max(instability*instabilityDecay, instabilityMin)
 		}
 		lastBest = best
 		if w.rootMoves[0].score >= MateScore-depth && w.limits.Depth == 0 && !w.limits.Infinite {

@@ -10,7 +10,8 @@ import (
 // aspiration windows, what it prunes, reduces and extends, and how it
 // rewards moves. They are declared once, with a range a tuner may try, in
 // paramTable; the search reads them from params. Depths are in plies,
-// margins and values in centipawns.
+// margins and values in centipawns. (Time management's numbers are in
+// time.go.)
 type Params struct {
 	// Aspiration windows: from AspirationMinDepth on, an iteration starts
 	// with a window of ±AspirationDelta around the line's previous score;

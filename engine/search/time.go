@@ -2,6 +2,30 @@ package search
 
 import "time"
 
+// Time management's numbers.
+const (
+	// defaultMovesToGo is the number of moves the clock is shared among
+	// when the time control names none (or more).
+	defaultMovesToGo = 40
+	// A move never takes more than 1/maxShareDiv of the clock left, nor
+	// more than lastShareNum/lastShareDen of it when the time control
+	// renews after this move.
+	maxShareDiv  = 2
+	lastShareNum = 8
+	lastShareDen = 10
+	// hardScale: the hard limit is this many times the move's share.
+	hardScale = 3
+
+	// The soft budget is scaled by the instability of the best move: after
+	// each iteration it grows by instabilityGrowth (up to instabilityMax)
+	// when the best move changed, and shrinks by instabilityDecay (down to
+	// instabilityMin) when it did not.
+	instabilityGrowth = 1.6
+	instabilityMax    = 2.0
+	instabilityDecay  = 0.85
+	instabilityMin    = 0.6
+)
+
 // timeManager turns the UCI limits into a soft budget (checked between
 // iterations: do not start another) and a hard one (checked inside the
 // search: stop now). Move Overhead is kept back from every clock.
@@ -35,8 +59,8 @@ func newTimeManager(lim Limits, white bool, overhead time.Duration) timeManager 
 	}
 	tm.limited = true
 	mtg := lim.MovesToGo
-	if mtg <= 0 || mtg > 40 {
-		mtg = 40
+	if mtg <= 0 || mtg > defaultMovesToGo {
+		mtg = defaultMovesToGo
 	}
 	// The time for the next mtg moves, increments included, less the
 	// overhead that every one of them will lose on top of its search; this
@@ -44,12 +68,12 @@ func newTimeManager(lim Limits, white bool, overhead time.Duration) timeManager 
 	// what is left (most of it when the time control is about to renew).
 	avail := left + inc*time.Duration(mtg-1) - overhead*time.Duration(2+mtg)
 	base := max(avail/time.Duration(mtg), time.Millisecond)
-	limit := max((left-overhead)/2, time.Millisecond)
+	limit := max((left-overhead)/maxShareDiv, time.Millisecond)
 	if mtg == 1 {
-		limit = max((left-overhead)*8/10, time.Millisecond)
+		limit = max((left-overhead)*lastShareNum/lastShareDen, time.Millisecond)
 	}
 	tm.soft = min(base, limit)
-	tm.hard = min(base*3, limit)
+	tm.hard = min(base*hardScale, limit)
 	return tm
 }
 
@@ -60,8 +84,9 @@ func (tm *timeManager) hardStop() bool {
 	return tm.active && tm.limited && tm.elapsed() >= tm.hard
 }
 
-// softStop reports whether to start no further iteration. instability (1.0
-// for a stable best move, up to 2.0 when it keeps changing) scales the budget.
+// softStop reports whether to start no further iteration. instability
+// (from instabilityMin for a stable best move to instabilityMax for one
+// that keeps changing) scales the budget.
 func (tm *timeManager) softStop(instability float64) bool {
 	if !tm.active || !tm.limited {
 		return false
