@@ -5,6 +5,29 @@
 // Lazy SMP. An Engine is a library object: a program may run many at once,
 // each with its own table and threads; a one-thread, node-limited search is
 // deterministic given the Engine's state (fresh or Cleared).
+//
+// The numbers that shape the search tree are declared once, in params.go;
+// time management's are at the top of time.go.
+//
+// Performance idioms. Hot loops index fixed-size arrays with masked
+// indexes (m.From()&63, piece&15, side&1, i&255): the mask shows the
+// compiler that the index is below the array's length, so it drops the
+// bounds check, and it changes no value, since squares, pieces, colours and
+// move-list indexes are already below 64, 16, 2 and 256. Where a check must
+// stay it is made once before the loop: scoreQuiets slices the keys to the
+// moves' length and reads ch1[0][0] and ch2[0][0] so that its loop needs
+// neither bounds nor nil checks (go build
+// -gcflags=chessforge/engine/search=-d=ssa/check_bce/debug=1 reports no
+// bounds check on the masked lines). Loops are shaped for the code they
+// compile to: best finds the highest score in one pass and its place in a
+// second, tighter than one pass tracking both; maxKey stays out of line,
+// where its loop compiles to conditional moves; a quiet move's key carries
+// its index in the low byte, so one pass of maxima both ranks and finds it.
+// enterNode polls the limits when nodes&511 is 0, every 512 nodes. The
+// build's profile (cmd/engine/default.pgo) names hot call sites by their
+// line offset within their function, so adding or removing lines above a
+// hot call in negamax, quiescence or pick loses its inlining until `make
+// pgo` renews the profile.
 package search
 
 import (
