@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 )
 
 // writeGames writes the games' rows to path and returns them.
@@ -555,6 +557,18 @@ func TestTerminationNamesRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseTermination("resigned"); err == nil {
 		t.Error("unknown termination: want an error")
+	}
+}
+
+func TestRuleTerminationIsTheOutcomeThePGNResultNames(t *testing.T) {
+	for o := board.Checkmate; o <= board.InsufficientMaterial; o++ {
+		_, name := pgn.RuleResult(o, board.White)
+		if term := RuleTermination(o); term.String() != name || !slices.Contains(Terminations(), term) {
+			t.Errorf("RuleTermination(%v) = %v, want the valid termination %q", o, term, name)
+		}
+	}
+	if RuleTermination(board.Ongoing) != TerminationUnknown {
+		t.Error("RuleTermination(Ongoing): want TerminationUnknown")
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"chessforge/encoder"
+	"chessforge/engine/board"
 )
 
 // SchemaVersion is the version of the row layout this package writes and
@@ -124,24 +125,40 @@ func sameType(got, want arrow.DataType) bool {
 type Termination uint8
 
 // The ways a game ends. The zero value, TerminationUnknown, is not valid in
-// a row.
+// a row. The endings by the rules are the board's outcomes, with their
+// values and names (see RuleTermination).
 const (
-	TerminationUnknown Termination = iota
-	TerminationCheckmate
-	TerminationStalemate
-	TerminationThreefold
-	TerminationFiftyMove
-	TerminationInsufficientMaterial
-	TerminationAdjudicatedWin
+	TerminationUnknown              = Termination(board.Ongoing)
+	TerminationCheckmate            = Termination(board.Checkmate)
+	TerminationStalemate            = Termination(board.Stalemate)
+	TerminationThreefold            = Termination(board.ThreefoldRepetition)
+	TerminationFiftyMove            = Termination(board.FiftyMoveRule)
+	TerminationInsufficientMaterial = Termination(board.InsufficientMaterial)
+)
+
+// The ways a game ends besides the rules.
+const (
+	TerminationAdjudicatedWin Termination = TerminationInsufficientMaterial + 1 + iota
 	TerminationAdjudicatedDraw
 	TerminationPlyCap
 	numTerminations
 )
 
 var terminationNames = [numTerminations]string{
-	"", "checkmate", "stalemate", "threefold", "fifty-move", "insufficient material",
-	"adjudicated win", "adjudicated draw", "ply cap",
+	TerminationCheckmate:            board.Checkmate.String(),
+	TerminationStalemate:            board.Stalemate.String(),
+	TerminationThreefold:            board.ThreefoldRepetition.String(),
+	TerminationFiftyMove:            board.FiftyMoveRule.String(),
+	TerminationInsufficientMaterial: board.InsufficientMaterial.String(),
+	TerminationAdjudicatedWin:       "adjudicated win",
+	TerminationAdjudicatedDraw:      "adjudicated draw",
+	TerminationPlyCap:               "ply cap",
 }
+
+// RuleTermination returns the termination of a game that the rules ended
+// with outcome o (TerminationUnknown for board.Ongoing); its name is the
+// outcome's, the termination pgn.RuleResult gives.
+func RuleTermination(o board.Outcome) Termination { return Termination(o) }
 
 // String returns the termination as stored in a file ("checkmate",
 // "fifty-move", "adjudicated win", ...), or "unknown".

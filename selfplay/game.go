@@ -7,6 +7,7 @@ import (
 
 	"chessforge/datasets"
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 	"chessforge/engine/search"
 )
 
@@ -70,13 +71,13 @@ func gameRand(seed uint64, n int) *rand.Rand {
 
 // openings chooses each game's start.
 type openings struct {
-	book  []Opening
+	book  []pgn.Opening
 	order []int // a seed-shuffled order of the book, so games cover it evenly
 	sigs  []Signature
 	share float64
 }
 
-func newOpenings(cfg *Config, book []Opening) (*openings, error) {
+func newOpenings(cfg *Config, book []pgn.Opening) (*openings, error) {
 	sigs, err := ParseSignatures(cfg.Endgames)
 	if err != nil {
 		return nil, err
@@ -89,19 +90,19 @@ func newOpenings(cfg *Config, book []Opening) (*openings, error) {
 }
 
 // pick returns game n's opening and whether it is a generated endgame.
-func (o *openings) pick(n int, rng *rand.Rand) (Opening, bool, error) {
+func (o *openings) pick(n int, rng *rand.Rand) (pgn.Opening, bool, error) {
 	if len(o.sigs) > 0 && rng.Float64() < o.share {
 		s := o.sigs[rng.IntN(len(o.sigs))]
 		pos, err := s.RandomPosition(rng)
 		if err != nil {
-			return Opening{}, false, err
+			return pgn.Opening{}, false, err
 		}
-		return Opening{FEN: pos.FEN(), Name: "endgame " + s.Text}, true, nil
+		return pgn.Opening{FEN: pos.FEN(), Name: "endgame " + s.Text}, true, nil
 	}
 	if len(o.book) > 0 {
 		return o.book[o.order[n%len(o.book)]], false, nil
 	}
-	return Opening{Name: "startpos"}, false, nil
+	return pgn.Opening{Name: "startpos"}, false, nil
 }
 
 // player plays games with one engine. It is used by one goroutine.
@@ -133,7 +134,7 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 	if err != nil {
 		return fmt.Errorf("game %d: %w", n, err)
 	}
-	pos, err := op.setUp()
+	pos, err := op.Start()
 	if err != nil {
 		return fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
 	}
@@ -258,23 +259,11 @@ func (p *player) chooseLine(res *search.Result, rng *rand.Rand) board.Move {
 }
 
 // ruleResult gives the termination and White's result of a game the rules
-// ended, with side to move in the final position.
+// ended, with side to move in the final position (see pgn.RuleResult).
 func ruleResult(o board.Outcome, side board.Color) (datasets.Termination, float32) {
-	switch o {
-	case board.Checkmate:
-		if side == board.White {
-			return datasets.TerminationCheckmate, 0
-		}
-		return datasets.TerminationCheckmate, 1
-	case board.Stalemate:
-		return datasets.TerminationStalemate, 0.5
-	case board.ThreefoldRepetition:
-		return datasets.TerminationThreefold, 0.5
-	case board.FiftyMoveRule:
-		return datasets.TerminationFiftyMove, 0.5
-	default:
-		return datasets.TerminationInsufficientMaterial, 0.5
-	}
+	result, _ := pgn.RuleResult(o, side)
+	white, _ := pgn.Points(result)
+	return datasets.RuleTermination(o), white
 }
 
 func abs(x int) int {

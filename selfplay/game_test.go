@@ -8,6 +8,7 @@ import (
 	"chessforge/datasets"
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
 	"chessforge/engine/search"
 )
 
@@ -42,7 +43,7 @@ func collect(t *testing.T, cfg Config, shard Shard) map[int]*Game {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	var book []Opening
+	var book []pgn.Opening
 	if cfg.Book != "" {
 		var err error
 		if book, err = LoadBook(cfg.Book); err != nil {

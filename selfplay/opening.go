@@ -9,36 +9,16 @@ import (
 	"chessforge/engine/pgn"
 )
 
-// Opening is where a game starts: a position (the standard one when FEN is
-// empty) and moves played from it before the engine chooses.
-type Opening struct {
-	FEN   string
-	Moves []board.Move
-	Name  string // "startpos", "book.pgn:12 Ruy Lopez", "endgame KRPvKR"
-}
-
-// setUp returns the opening's start position (before its moves).
-func (o *Opening) setUp() (*board.Position, error) {
-	if o.FEN == "" {
-		return board.NewPosition(), nil
-	}
-	return board.ParseFEN(o.FEN)
-}
-
 // LoadBook reads openings from an EPD file (one position a line) or a PGN
 // file (each game's moves, from its FEN tag when it has one); pgn.Load
 // detects the format and checks that every opening is legal and leaves a
 // game still in progress, naming the file and line of a bad one. Openings
 // are named by where they start and their name in the file
 // ("book.pgn:12 Ruy Lopez").
-func LoadBook(path string) ([]Opening, error) {
-	games, err := pgn.Load(path)
+func LoadBook(path string) ([]pgn.Opening, error) {
+	book, err := pgn.LoadOpenings(path)
 	if err != nil {
 		return nil, fmt.Errorf("book: %w", err)
-	}
-	book := make([]Opening, len(games))
-	for i, g := range games {
-		book[i] = Opening{FEN: g.FEN, Moves: g.Moves, Name: g.Label()}
 	}
 	return book, nil
 }

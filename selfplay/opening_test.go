@@ -157,7 +157,7 @@ func TestPGNRecordsTheGamesMovesResultTerminationAndOpening(t *testing.T) {
 	for n, p := range parsed {
 		g := games[n]
 		want := map[string]string{
-			"Round": strconv.Itoa(n + 1), "Result": resultText(g.Result), "Termination": g.Termination.String(),
+			"Round": strconv.Itoa(n + 1), "Result": pgn.ResultOf(g.Result), "Termination": g.Termination.String(),
 			"Opening": g.Opening, "GameId": strconv.FormatInt(g.ID, 10), "PlyCount": strconv.Itoa(len(g.Plies)),
 		}
 		for k, v := range want {
@@ -165,8 +165,8 @@ func TestPGNRecordsTheGamesMovesResultTerminationAndOpening(t *testing.T) {
 				t.Errorf("game %d: tag %s = %q, want %q", n, k, p.Tags[k], v)
 			}
 		}
-		if p.Result != resultText(g.Result) {
-			t.Errorf("game %d: movetext result %q, want %q", n, p.Result, resultText(g.Result))
+		if p.Result != pgn.ResultOf(g.Result) {
+			t.Errorf("game %d: movetext result %q, want %q", n, p.Result, pgn.ResultOf(g.Result))
 		}
 		if start, _ := p.Start(); start.FEN() != g.StartFEN {
 			t.Errorf("game %d: starts from %s, want %s", n, start.FEN(), g.StartFEN)

@@ -14,17 +14,6 @@ import (
 	"chessforge/engine/uci"
 )
 
-// resultText is a result in PGN notation.
-func resultText(r float32) string {
-	switch r {
-	case 1:
-		return "1-0"
-	case 0:
-		return "0-1"
-	}
-	return "1/2-1/2"
-}
-
 // WritePGN writes g as a PGN game (see pgn.Write): the seven-tag roster
 // with Round the game number (1-based), the start position when it is not
 // the standard one, then the game ID, the opening, the ply count and the
@@ -45,7 +34,7 @@ func WritePGN(w io.Writer, g *Game) error {
 		},
 		FEN:    g.StartFEN,
 		Moves:  g.moves(),
-		Result: resultText(g.Result),
+		Result: pgn.ResultOf(g.Result),
 	})
 	if err != nil {
 		return fmt.Errorf("pgn: game %d: %w", g.Number, err)
@@ -141,7 +130,7 @@ func keptPrefix(r io.Reader, keep func(game int) bool) (int64, error) {
 }
 
 func endsWithResult(text string) bool {
-	for _, r := range []string{"1-0", "0-1", "1/2-1/2", "*"} {
+	for _, r := range []string{pgn.WhiteWins, pgn.BlackWins, pgn.Draw, pgn.Unfinished} {
 		if text == r || strings.HasSuffix(text, " "+r) {
 			return true
 		}

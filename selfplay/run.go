@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"chessforge/datasets"
+	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
 )
 
@@ -110,7 +111,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var book []Opening
+	var book []pgn.Opening
 	job := jobConfig{
 		Games: cfg.Games, Seed: cfg.Seed, Nodes: cfg.Nodes, Depth: cfg.Depth, Hash: cfg.Hash,
 		RandomPlies: cfg.RandomPlies, MultiPVPlies: cfg.MultiPVPlies, MultiPV: cfg.MultiPV, MultiPVMargin: cfg.MultiPVMargin,

@@ -5,11 +5,14 @@
 // and reverted otherwise. `make loop` runs it with configs/loop.json.
 //
 // It is run from the repository root and drives the project's binaries in
-// bin/ (built by `make build`) and the Go toolchain for the rebuild.
+// bin/ (built by `make build`) and the Go toolchain for the rebuild; the
+// match is played in process by package chessforge/selfplay/match, which
+// gives the loop its Elo, error bar and SPRT verdict as values.
 package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,10 +21,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
+
+	"chessforge/selfplay/match"
+	"chessforge/selfplay/match/stats"
 )
 
 // Config is the loop's configuration file: where to work and the extra
@@ -76,42 +80,35 @@ func stage(name string, stdout, stderr io.Writer, args ...string) (string, error
 	return buf.String(), nil
 }
 
-// matchSummary is what the loop reads from bin/match's report.
-type matchSummary struct {
-	Elo, Margin float64
-	Verdict     string // "H1 accepted", "H0 accepted" or "undecided" (no SPRT: "")
-	Line        string
+// playMatch plays the match of the loop through package match, as
+// bin/match would with args: it echoes the equivalent bin/match command
+// line as a stage header, prints the match's report to stdout and its
+// progress to stderr, and returns the result.
+func playMatch(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+	fmt.Fprintf(stdout, "\n== %s: %s\n", name, strings.Join(append([]string{"bin/match"}, args...), " "))
+	settings, err := match.ParseArgs(args, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("%s failed: %w", name, err)
+	}
+	r, err := match.Play(context.Background(), settings, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("%s failed: %w", name, err)
+	}
+	r.Report(stdout)
+	return r, nil
 }
 
-var (
-	summaryRE = regexp.MustCompile(`(?m)^match: .*: \+(\d+) =(\d+) -(\d+), Elo ([-+]?[\d.]+|[-+]?Inf) ± ([\d.]+|Inf)\s*$`)
-	sprtRE    = regexp.MustCompile(`(?m)^SPRT:.*: (H1 accepted|H0 accepted|undecided)`)
-)
-
-func parseMatch(out string) (matchSummary, error) {
-	m := summaryRE.FindStringSubmatch(out)
-	if m == nil {
-		return matchSummary{}, errors.New("no summary line \"match: A vs B: +W =D -L, Elo E ± C\" in bin/match's output")
-	}
-	var s matchSummary
-	s.Line = strings.TrimSpace(m[0])
-	s.Elo, _ = strconv.ParseFloat(m[4], 64)
-	s.Margin, _ = strconv.ParseFloat(m[5], 64)
-	if v := sprtRE.FindStringSubmatch(out); v != nil {
-		s.Verdict = v[1]
-	}
-	return s, nil
-}
-
-// keep decides whether the tuned tables stay.
-func keep(s matchSummary, keepIfUndecided bool) bool {
-	switch s.Verdict {
-	case "H1 accepted":
+// keep decides whether the tuned tables stay: as the SPRT decided, or, when
+// it did not decide (or none ran), when keepIfUndecided is set and the Elo
+// interval lies above zero.
+func keep(decision stats.Decision, elo, margin float64, keepIfUndecided bool) bool {
+	switch decision {
+	case stats.AcceptH1:
 		return true
-	case "H0 accepted":
+	case stats.AcceptH0:
 		return false
 	}
-	return keepIfUndecided && s.Elo-s.Margin > 0
+	return keepIfUndecided && elo-margin > 0
 }
 
 func copyFile(dst, src string) error {
@@ -132,7 +129,7 @@ func run(cfgPath string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, b := range []string{"bin/selfplay", "bin/tune", "bin/match"} {
+	for _, b := range []string{"bin/selfplay", "bin/tune"} {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run make build first", b)
 		}
@@ -181,25 +178,19 @@ func run(cfgPath string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	args = append([]string{"bin/match", "-a", tunedEngine, "-a-name", "tuned", "-b", baseEngine, "-b-name", "before",
+	args = append([]string{"-a", tunedEngine, "-a-name", "tuned", "-b", baseEngine, "-b-name", "before",
 		"-pgn", work("match.pgn")}, cfg.MatchArgs...)
-	out, err := stage("match: tuned against the engine before the tune", stdout, stderr, args...)
+	res, err := playMatch("match: tuned against the engine before the tune", args, stdout, stderr)
 	if err != nil {
 		if rerr := restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
 		return err
 	}
-	sum, err := parseMatch(out)
-	if err != nil {
-		if rerr := restore(); rerr != nil {
-			return errors.Join(err, rerr)
-		}
-		return err
-	}
+	est := res.Estimate()
 
 	decision := "kept"
-	if keep(sum, cfg.KeepIfUndecided) {
+	if keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided) {
 		if _, err := stage("rebuild bin/engine with the tuned tables", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine"); err != nil {
 			return err
 		}
@@ -209,12 +200,12 @@ func run(cfgPath string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	verdict := sum.Verdict
+	verdict := res.Verdict()
 	if verdict == "" {
 		verdict = "no SPRT"
 	}
-	fmt.Fprintf(stdout, "\n%s\n", sum.Line)
+	fmt.Fprintf(stdout, "\n%s\n", res.Summary())
 	fmt.Fprintf(stdout, "loop: Elo gain %+.1f ± %.1f (%s), new tables %s, %s\n",
-		sum.Elo, sum.Margin, verdict, decision, time.Since(start).Round(time.Second))
+		est.Elo, est.Margin(), verdict, decision, time.Since(start).Round(time.Second))
 	return nil
 }

@@ -1,44 +1,76 @@
 package main
 
 import (
+	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"chessforge/selfplay/match/matchtest"
+	"chessforge/selfplay/match/stats"
 )
 
-func TestParseMatchReadsSummaryAndVerdict(t *testing.T) {
-	out := `Score of A:  +30 =40 -20, 55.6% (50.0/90)
-SPRT:        elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 3.012, bounds (-2.944, 2.944): H1 accepted: A is stronger by about 10 Elo or more
-match: tuned vs before: +30 =40 -20, Elo +38.9 ± 52.1
-`
-	s, err := parseMatch(out)
+func TestMain(m *testing.M) { os.Exit(matchtest.Run(m)) }
+
+// TestMatchStepReadsTheVerdictThroughGo plays the loop's match step against
+// fake engines, one of which forfeits every game, and checks that the loop
+// gets the SPRT's verdict and the Elo as values, prints the match's report
+// ending with its summary line, writes the PGN and keeps the tables.
+func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
+	exe := matchtest.Command(t)[0]
+	pgnPath := filepath.Join(t.TempDir(), "match.pgn")
+	args := []string{"-a", exe + " random", "-a-name", "tuned", "-b", exe + " illegal 1", "-b-name", "before",
+		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05", "-quiet"}
+	var stdout, stderr bytes.Buffer
+	res, err := playMatch("match", args, &stdout, &stderr)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if s.Elo != 38.9 || s.Margin != 52.1 || s.Verdict != "H1 accepted" {
-		t.Errorf("got %+v", s)
+	if res.Decision != stats.AcceptH1 || res.Verdict() != "H1 accepted" || !res.Stopped {
+		t.Errorf("decision %v (%q, LLR %.3f), want H1 accepted", res.Decision, res.Verdict(), res.LLR)
 	}
-	if _, err := parseMatch("nothing useful\n"); err == nil {
-		t.Error("want an error without a summary line")
+	e := res.Estimate()
+	if !math.IsInf(e.Elo, 1) || res.Score.L != 0 || res.Score.D != 0 || res.Score.W < 20 {
+		t.Errorf("A scored %+v, Elo %v; want only wins, +Inf", res.Score, e.Elo)
+	}
+	if !keep(res.Decision, e.Elo, e.Margin(), false) {
+		t.Error("an accepted H1 must keep the tables")
+	}
+	out := stdout.String()
+	if !strings.HasPrefix(out, "\n== match: bin/match -a "+exe+" random -a-name tuned") {
+		t.Errorf("no stage header with the bin/match command line:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last, want := lines[len(lines)-1], res.Summary(); last != want || !strings.HasPrefix(want, "match: tuned vs before: +") {
+		t.Errorf("the report ends with %q, want the summary line %q", last, want)
+	}
+	if data, err := os.ReadFile(pgnPath); err != nil || strings.Count(string(data), "[Event ") != res.Score.Games() {
+		t.Errorf("the PGN holds %d games, want %d (%v)", strings.Count(string(data), "[Event "), res.Score.Games(), err)
+	}
+	if _, err := playMatch("match", []string{"-games", "0"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-games 0: must be positive") {
+		t.Errorf("bad match arguments: error %v", err)
 	}
 }
 
 func TestKeepFollowsSPRTThenInterval(t *testing.T) {
 	cases := []struct {
-		s         matchSummary
-		undecided bool
-		want      bool
+		decision    stats.Decision
+		elo, margin float64
+		undecided   bool
+		want        bool
 	}{
-		{matchSummary{Elo: -5, Margin: 30, Verdict: "H1 accepted"}, true, true},
-		{matchSummary{Elo: 40, Margin: 30, Verdict: "H0 accepted"}, true, false},
-		{matchSummary{Elo: 40, Margin: 30, Verdict: "undecided"}, true, true},
-		{matchSummary{Elo: 20, Margin: 30, Verdict: "undecided"}, true, false},
-		{matchSummary{Elo: 40, Margin: 30, Verdict: "undecided"}, false, false},
-		{matchSummary{Elo: 40, Margin: 30}, true, true},
+		{stats.AcceptH1, -5, 30, true, true},
+		{stats.AcceptH0, 40, 30, true, false},
+		{stats.Continue, 40, 30, true, true},
+		{stats.Continue, 20, 30, true, false},
+		{stats.Continue, 40, 30, false, false},
+		{stats.Continue, math.NaN(), math.NaN(), true, false},
 	}
 	for _, c := range cases {
-		if got := keep(c.s, c.undecided); got != c.want {
-			t.Errorf("keep(%+v, %v) = %v, want %v", c.s, c.undecided, got, c.want)
+		if got := keep(c.decision, c.elo, c.margin, c.undecided); got != c.want {
+			t.Errorf("keep(%v, %v, %v, %v) = %v, want %v", c.decision, c.elo, c.margin, c.undecided, got, c.want)
 		}
 	}
 }

@@ -36,7 +36,7 @@ func ReadEPD(r io.Reader, name string) ([]Game, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
-		g := Game{FEN: pos.FEN(), Source: fmt.Sprintf("%s:%d", name, n), Result: "*"}
+		g := Game{FEN: pos.FEN(), Source: fmt.Sprintf("%s:%d", name, n), Result: Unfinished}
 		if _, after, ok := strings.Cut(line, ` id "`); ok {
 			if id, _, ok := strings.Cut(after, `"`); ok {
 				g.Name = id

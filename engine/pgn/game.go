@@ -23,8 +23,9 @@ type Game struct {
 	// FEN is the start position; "" means the standard one.
 	FEN   string
 	Moves []board.Move
-	// Result is the game termination marker: "1-0", "0-1", "1/2-1/2" or
-	// "*". Write uses the Result tag when it is empty, and "*" without one.
+	// Result is the game termination marker: WhiteWins, BlackWins, Draw
+	// or Unfinished. Write uses the Result tag when it is empty, and
+	// Unfinished without one.
 	Result string
 	// Comments[i], when present and not empty, is written after move i.
 	Comments []string
@@ -49,10 +50,15 @@ func (g *Game) Label() string {
 
 // Start returns the position the game starts from.
 func (g *Game) Start() (*board.Position, error) {
-	if g.FEN == "" {
+	return startPosition(g.FEN)
+}
+
+// startPosition sets up a FEN, the standard position when it is empty.
+func startPosition(fen string) (*board.Position, error) {
+	if fen == "" {
 		return board.NewPosition(), nil
 	}
-	return board.ParseFEN(g.FEN)
+	return board.ParseFEN(fen)
 }
 
 // End returns the position after the game's moves, checking that each is

@@ -202,7 +202,7 @@ func (p *parser) finish() {
 // word handles one movetext token: a move number, a NAG, a result or a move.
 func (p *parser) word(tok string) error {
 	switch tok {
-	case "1-0", "0-1", "1/2-1/2", "*":
+	case WhiteWins, BlackWins, Draw, Unfinished:
 		if !p.started {
 			p.begin()
 		}

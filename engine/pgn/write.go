@@ -34,7 +34,7 @@ func Write(w io.Writer, g *Game) error {
 		result = g.Tags["Result"]
 	}
 	if result == "" {
-		result = "*"
+		result = Unfinished
 	}
 	var b strings.Builder
 	tag := func(k, v string) {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"chessforge/datasets"
+	"chessforge/datasets/fixture"
 	"chessforge/encoder/playout"
 	"chessforge/engine/board"
 )
@@ -74,22 +75,7 @@ func run(out string, games, shards int, seed uint64, maxPlies int) error {
 
 func writeGame(w *datasets.Writer, rng *rand.Rand, id int64, maxPlies int, row *datasets.Row) error {
 	end, plies, outcome := playout.Play(rng, maxPlies, 0.6)
-	res, term := float32(0.5), datasets.TerminationPlyCap
-	switch outcome {
-	case board.Checkmate:
-		term, res = datasets.TerminationCheckmate, 1
-		if end.SideToMove() == board.White {
-			res = 0
-		}
-	case board.Stalemate:
-		term = datasets.TerminationStalemate
-	case board.ThreefoldRepetition:
-		term = datasets.TerminationThreefold
-	case board.FiftyMoveRule:
-		term = datasets.TerminationFiftyMove
-	case board.InsufficientMaterial:
-		term = datasets.TerminationInsufficientMaterial
-	}
+	res, term := fixture.Outcome(end, outcome)
 	pos := board.NewPosition()
 	for _, p := range plies {
 		if err := row.SetPosition(pos, 0, p.Move, p.Best); err != nil {

@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"context"
@@ -7,40 +7,22 @@ import (
 	"strings"
 	"time"
 
-	"chessforge/cmd/match/internal/book"
-	"chessforge/cmd/match/internal/uci"
 	"chessforge/engine/board"
+	"chessforge/engine/pgn"
+	"chessforge/selfplay/match/uciclient"
 )
-
-// player is one side of the match: how to start its engine and how it
-// searches.
-type player struct {
-	argv []string
-	opts []uci.Option
-	name string // shown in the PGN and the summary
-	tc   TimeControl
-}
-
-// rules are the settings every game shares.
-type rules struct {
-	resign       *ResignRule
-	draw         *DrawRule
-	margin       time.Duration // allowed beyond a clock or movetime budget
-	moveTimeout  time.Duration // budget for one node- or depth-limited search
-	readyTimeout time.Duration // budget for the handshake and isready
-}
 
 // gameSpec says which game to play: its number, its opening and the colours.
 type gameSpec struct {
 	index   int // 0-based game number; games 2k and 2k+1 form pair k
-	opening book.Opening
+	opening pgn.Opening
 	aWhite  bool // engine A has White
 }
 
 // gameRecord is a finished game.
 type gameRecord struct {
 	spec        gameSpec
-	result      string // "1-0", "0-1" or "1/2-1/2"
+	result      string // pgn.WhiteWins, pgn.BlackWins or pgn.Draw
 	termination string // why the game ended, for the Termination tag
 	startFEN    string // the initial position when not the standard one
 	moves       []board.Move
@@ -52,21 +34,19 @@ type gameRecord struct {
 
 // pointsA returns engine A's score from the game: 1, 1/2 or 0.
 func (g *gameRecord) pointsA() float64 {
-	switch {
-	case g.result == "1/2-1/2":
-		return 0.5
-	case (g.result == "1-0") == g.spec.aWhite:
-		return 1
+	white, _ := pgn.Points(g.result)
+	if g.spec.aWhite {
+		return float64(white)
 	}
-	return 0
+	return 1 - float64(white)
 }
 
 // game is the state of one game in progress.
 type game struct {
 	spec    gameSpec
-	players [2]*player // 0 = A, 1 = B
-	engines [2]*uci.Engine
-	rules   *rules
+	cfg     *Config
+	names   [2]string // 0 = A, 1 = B
+	engines [2]*uciclient.Engine
 
 	pos      *board.Position
 	posStart string   // "startpos" or "fen ..." for the position command
@@ -88,22 +68,22 @@ func (g *game) side(c board.Color) int {
 // playGame plays one game between the two engines. It returns an error only
 // when the match is being cancelled; every failure of an engine is scored
 // as a loss in the record instead.
-func playGame(ctx context.Context, spec gameSpec, players [2]*player, engines [2]*uci.Engine, r *rules) (*gameRecord, error) {
-	g := &game{spec: spec, players: players, engines: engines, rules: r,
+func playGame(ctx context.Context, spec gameSpec, cfg *Config, names [2]string, engines [2]*uciclient.Engine) (*gameRecord, error) {
+	g := &game{spec: spec, cfg: cfg, names: names, engines: engines,
 		rec: &gameRecord{spec: spec}}
 	if err := g.setup(); err != nil {
 		return nil, err
 	}
 	for side := range 2 {
-		if err := engines[side].NewGame(ctx, r.readyTimeout); err != nil {
+		if err := engines[side].NewGame(ctx, cfg.ReadyTimeout); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			g.forfeit(side, fmt.Sprintf("forfeit: %s failed to start the game (%v)", players[side].name, err))
+			g.forfeit(side, fmt.Sprintf("forfeit: %s failed to start the game (%v)", names[side], err))
 			return g.rec, nil
 		}
-		if players[side].tc.Kind == tcClock {
-			g.clock[side] = players[side].tc.Base
+		if tc := cfg.Players[side].TC; tc.Kind == TCClock {
+			g.clock[side] = tc.Base
 		}
 	}
 	for {
@@ -119,29 +99,26 @@ func playGame(ctx context.Context, spec gameSpec, players [2]*player, engines [2
 	}
 }
 
-// setup places the opening and records its moves in SAN.
+// setup places the opening and records its moves.
 func (g *game) setup() error {
 	o := g.spec.opening
-	var pos *board.Position
+	pos, err := o.Start()
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", o.Name, err)
+	}
 	if o.FEN == "" {
-		pos = board.NewPosition()
 		g.posStart = "startpos"
 	} else {
-		var err error
-		if pos, err = board.ParseFEN(o.FEN); err != nil {
-			return fmt.Errorf("opening %s: %w", o.Name, err)
-		}
 		g.rec.startFEN = pos.FEN()
 		g.posStart = "fen " + g.rec.startFEN
 	}
-	for _, s := range o.Moves {
-		m, err := pos.ParseUCIMove(s)
-		if err != nil {
-			return fmt.Errorf("opening %s: %w", o.Name, err)
+	for i, m := range o.Moves {
+		if !pos.IsLegal(m) {
+			return fmt.Errorf("opening %s: move %d (%v) is not legal in %s", o.Name, i+1, m, pos.FEN())
 		}
 		g.rec.moves = append(g.rec.moves, m)
 		g.rec.comments = append(g.rec.comments, "")
-		g.moves = append(g.moves, s)
+		g.moves = append(g.moves, m.String())
 		pos.MakeMove(m)
 	}
 	g.rec.bookPlies = len(o.Moves)
@@ -157,12 +134,11 @@ func (g *game) finish(result, termination string) {
 
 // lose ends the game as a loss for the given side.
 func (g *game) lose(side int, termination string) {
-	aWins := side == 1
-	if aWins == g.spec.aWhite {
-		g.finish("1-0", termination)
-	} else {
-		g.finish("0-1", termination)
+	winner := board.White
+	if g.side(board.White) == side {
+		winner = board.Black
 	}
+	g.finish(pgn.Win(winner), termination)
 }
 
 // forfeit scores a loss for an engine that failed and marks it for restart.
@@ -175,43 +151,22 @@ func (g *game) forfeit(side int, termination string) {
 // adjudicate ends the game when the rules or the adjudication thresholds
 // decide it, and reports whether it did.
 func (g *game) adjudicate() bool {
-	switch o := g.pos.Outcome(); o {
-	case board.Ongoing:
-	case board.Checkmate:
-		if g.pos.SideToMove() == board.White {
-			g.finish("0-1", "checkmate")
-		} else {
-			g.finish("1-0", "checkmate")
-		}
-		return true
-	case board.Stalemate:
-		g.finish("1/2-1/2", "stalemate")
-		return true
-	case board.ThreefoldRepetition:
-		g.finish("1/2-1/2", "threefold repetition")
-		return true
-	case board.FiftyMoveRule:
-		g.finish("1/2-1/2", "fifty-move rule")
-		return true
-	case board.InsufficientMaterial:
-		g.finish("1/2-1/2", "insufficient material")
-		return true
-	default:
-		g.finish("1/2-1/2", o.String())
+	if o := g.pos.Outcome(); o != board.Ongoing {
+		g.finish(pgn.RuleResult(o, g.pos.SideToMove()))
 		return true
 	}
-	if rr := g.rules.resign; rr != nil {
+	if rr := g.cfg.Resign; rr != nil {
 		switch {
 		case g.whiteLosing >= 2*rr.Moves:
-			g.finish("0-1", "adjudication: White resigns")
+			g.finish(pgn.BlackWins, "adjudication: White resigns")
 			return true
 		case g.blackLosing >= 2*rr.Moves:
-			g.finish("1-0", "adjudication: Black resigns")
+			g.finish(pgn.WhiteWins, "adjudication: Black resigns")
 			return true
 		}
 	}
-	if dr := g.rules.draw; dr != nil && g.drawish >= 2*dr.Moves {
-		g.finish("1/2-1/2", "adjudication: draw")
+	if dr := g.cfg.Draw; dr != nil && g.drawish >= 2*dr.Moves {
+		g.finish(pgn.Draw, "adjudication: draw")
 		return true
 	}
 	return false
@@ -220,14 +175,14 @@ func (g *game) adjudicate() bool {
 // goArgs returns the go command's arguments and the time budget for the side
 // to move.
 func (g *game) goArgs(side int) (string, time.Duration) {
-	tc := g.players[side].tc
+	tc := g.cfg.Players[side].TC
 	switch tc.Kind {
-	case tcNodes:
-		return fmt.Sprintf("nodes %d", tc.N), g.rules.moveTimeout
-	case tcDepth:
-		return fmt.Sprintf("depth %d", tc.N), g.rules.moveTimeout
-	case tcMovetime:
-		return fmt.Sprintf("movetime %d", tc.Movetime.Milliseconds()), tc.Movetime + g.rules.margin
+	case TCNodes:
+		return fmt.Sprintf("nodes %d", tc.N), g.cfg.MoveTimeout
+	case TCDepth:
+		return fmt.Sprintf("depth %d", tc.N), g.cfg.MoveTimeout
+	case TCMovetime:
+		return fmt.Sprintf("movetime %d", tc.Movetime.Milliseconds()), tc.Movetime + g.cfg.Margin
 	}
 	// A clock: give both sides' clocks; a side without a clock of its own
 	// is shown with the mover's.
@@ -238,15 +193,15 @@ func (g *game) goArgs(side int) (string, time.Duration) {
 		time, inc *time.Duration
 	}{{white, &wtime, &winc}, {black, &btime, &binc}} {
 		s := c.side
-		if g.players[s].tc.Kind != tcClock {
+		if g.cfg.Players[s].TC.Kind != TCClock {
 			s = side
 		}
 		// A clock in overdraft is shown as 1 ms: some engines read 0 as
 		// "no clock".
-		*c.time, *c.inc = max(g.clock[s], time.Millisecond), g.players[s].tc.Inc
+		*c.time, *c.inc = max(g.clock[s], time.Millisecond), g.cfg.Players[s].TC.Inc
 	}
 	return fmt.Sprintf("wtime %d btime %d winc %d binc %d",
-		wtime.Milliseconds(), btime.Milliseconds(), winc.Milliseconds(), binc.Milliseconds()), max(g.clock[side]+g.rules.margin, 0)
+		wtime.Milliseconds(), btime.Milliseconds(), winc.Milliseconds(), binc.Milliseconds()), max(g.clock[side]+g.cfg.Margin, 0)
 }
 
 // onlyKing reports whether colour c has nothing but its king, so that it
@@ -260,7 +215,8 @@ func onlyKing(pos *board.Position, c board.Color) bool {
 func (g *game) move(ctx context.Context) error {
 	stm := g.pos.SideToMove()
 	side := g.side(stm)
-	name := g.players[side].name
+	name := g.names[side]
+	tc := g.cfg.Players[side].TC
 	args, budget := g.goArgs(side)
 	position := g.posStart
 	if len(g.moves) > 0 {
@@ -270,16 +226,16 @@ func (g *game) move(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var timeout *uci.TimeoutError
-	var crash *uci.CrashError
+	var timeout *uciclient.TimeoutError
+	var crash *uciclient.CrashError
 	switch {
 	case errors.As(err, &timeout):
 		g.rec.faulted[side] = true
-		if g.players[side].tc.Kind == tcClock || g.players[side].tc.Kind == tcMovetime {
+		if tc.Kind == TCClock || tc.Kind == TCMovetime {
 			why := fmt.Sprintf("time forfeit: %s sent no bestmove within %v", name, budget.Round(time.Millisecond))
 			g.rec.fault[side] = why
 			if onlyKing(g.pos, stm.Other()) {
-				g.finish("1/2-1/2", why+", but the opponent has only a king")
+				g.finish(pgn.Draw, why+", but the opponent has only a king")
 			} else {
 				g.lose(side, why)
 			}
@@ -294,22 +250,22 @@ func (g *game) move(ctx context.Context) error {
 		g.forfeit(side, fmt.Sprintf("protocol error: %s: %v", name, err))
 		return nil
 	}
-	if g.players[side].tc.Kind == tcClock {
+	if tc.Kind == TCClock {
 		// The clock may run below zero by up to the margin; the overdraft
 		// carries into the next move, so the margin is a total tolerance,
 		// not a per-move one.
 		left := g.clock[side] - res.Elapsed
-		if left < -g.rules.margin {
+		if left < -g.cfg.Margin {
 			why := fmt.Sprintf("time forfeit: %s overstepped its clock by %v", name, (-left).Round(time.Millisecond))
 			g.rec.fault[side] = why
 			if onlyKing(g.pos, stm.Other()) {
-				g.finish("1/2-1/2", why+", but the opponent has only a king")
+				g.finish(pgn.Draw, why+", but the opponent has only a king")
 			} else {
 				g.lose(side, why)
 			}
 			return nil
 		}
-		g.clock[side] = left + g.players[side].tc.Inc
+		g.clock[side] = left + tc.Inc
 	}
 	m, err := g.pos.ParseUCIMove(res.BestMove)
 	if err != nil {
@@ -325,7 +281,7 @@ func (g *game) move(ctx context.Context) error {
 }
 
 // count updates the adjudication counters with the mover's reported score.
-func (g *game) count(s uci.Score, mover board.Color) {
+func (g *game) count(s uciclient.Score, mover board.Color) {
 	if !s.Valid {
 		g.whiteLosing, g.blackLosing, g.drawish = 0, 0, 0
 		return
@@ -334,11 +290,11 @@ func (g *game) count(s uci.Score, mover board.Color) {
 	if mover == board.Black {
 		white = -white
 	}
-	if rr := g.rules.resign; rr != nil {
+	if rr := g.cfg.Resign; rr != nil {
 		g.whiteLosing = bump(g.whiteLosing, white <= -rr.Score)
 		g.blackLosing = bump(g.blackLosing, white >= rr.Score)
 	}
-	if dr := g.rules.draw; dr != nil {
+	if dr := g.cfg.Draw; dr != nil {
 		g.drawish = bump(g.drawish, g.pos.Ply() >= dr.MinPly && white <= dr.Score && white >= -dr.Score)
 	}
 }
@@ -353,7 +309,7 @@ func bump(n int, cond bool) int {
 // moveComment describes an engine's move for the PGN as cutechess does:
 // the score in pawns from the mover's point of view (or M/-M and the moves
 // to mate), the depth, and the time used: "+0.31/9 0.052s".
-func moveComment(res uci.Result) string {
+func moveComment(res uciclient.Result) string {
 	var b strings.Builder
 	switch s := res.Score; {
 	case !s.Valid:

@@ -1,6 +1,12 @@
-package book
+package match
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"chessforge/engine/board"
+	"chessforge/engine/pgn"
+)
 
 // builtin lists well-known, roughly balanced opening lines, six to ten plies
 // deep, across open, semi-open, closed and flank games, so that a match
@@ -52,11 +58,21 @@ var builtin = []struct{ name, moves string }{
 	{"Larsen Opening", "b2b3 e7e5 c1b2 b8c6 e2e3 g8f6"},
 }
 
-// Builtin returns the built-in openings, all from the standard position.
-func Builtin() []Opening {
-	out := make([]Opening, len(builtin))
+// BuiltinOpenings returns the built-in openings, all from the standard
+// position.
+func BuiltinOpenings() ([]pgn.Opening, error) {
+	out := make([]pgn.Opening, len(builtin))
 	for i, b := range builtin {
-		out[i] = Opening{Moves: strings.Fields(b.moves), Name: b.name}
+		pos := board.NewPosition()
+		for _, s := range strings.Fields(b.moves) {
+			m, err := pos.ParseUCIMove(s)
+			if err != nil {
+				return nil, fmt.Errorf("built-in opening %s: %w", b.name, err)
+			}
+			out[i].Moves = append(out[i].Moves, m)
+			pos.MakeMove(m)
+		}
+		out[i].Name = b.name
 	}
-	return out
+	return out, nil
 }

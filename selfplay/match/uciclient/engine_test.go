@@ -1,4 +1,4 @@
-package uci
+package uciclient
 
 import (
 	"errors"

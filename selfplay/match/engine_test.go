@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"chessforge/cmd/match/internal/stats"
+	"chessforge/selfplay/match/stats"
 )
 
 // The project's engine is built once per test run into a temporary
@@ -57,17 +57,17 @@ func TestProjectEngineAgainstItselfIsEven(t *testing.T) {
 		games = 100
 	}
 	cfg := testConfig(t, []string{engine}, []string{engine}, games, "nodes=1500", nil)
-	cfg.concurrency = 2
-	cfg.rules.resign = &ResignRule{Score: 800, Moves: 3}
-	s, err := runMatch(context.Background(), cfg)
+	cfg.Concurrency = 2
+	cfg.Resign = &ResignRule{Score: 800, Moves: 3}
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("+%d =%d -%d, pentanomial %v", s.tri.W, s.tri.D, s.tri.L, s.penta)
-	if s.tri.Games() != games || len(s.faults[0])+len(s.faults[1]) != 0 {
-		t.Fatalf("played %d of %d games, forfeits %v %v", s.tri.Games(), games, s.faults[0], s.faults[1])
+	t.Logf("+%d =%d -%d, pentanomial %v", s.Score.W, s.Score.D, s.Score.L, s.Pairs)
+	if s.Score.Games() != games || len(s.Forfeits[0])+len(s.Forfeits[1]) != 0 {
+		t.Fatalf("played %d of %d games, forfeits %v %v", s.Score.Games(), games, s.Forfeits[0], s.Forfeits[1])
 	}
-	for _, e := range []stats.Estimate{s.tri.Elo(), s.penta.Elo()} {
+	for _, e := range []stats.Estimate{s.Score.Elo(), s.Pairs.Elo()} {
 		if !(e.Lo <= 0 && 0 <= e.Hi) {
 			t.Errorf("the engine against itself: Elo %.1f in [%.1f, %.1f], an interval without 0", e.Elo, e.Lo, e.Hi)
 		}
@@ -81,17 +81,17 @@ func TestProjectEngineBeatsADepthOneCopy(t *testing.T) {
 		games = 100
 	}
 	cfg := testConfig(t, []string{engine}, []string{engine}, games, "nodes=3000", nil)
-	cfg.players[1].tc = TimeControl{Kind: tcDepth, N: 1}
-	cfg.concurrency = 2
-	cfg.rules.resign = &ResignRule{Score: 800, Moves: 3}
-	s, err := runMatch(context.Background(), cfg)
+	cfg.Players[1].TC = TimeControl{Kind: TCDepth, N: 1}
+	cfg.Concurrency = 2
+	cfg.Resign = &ResignRule{Score: 800, Moves: 3}
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := s.tri.Elo()
-	t.Logf("+%d =%d -%d, Elo %.1f in [%.1f, %.1f], pentanomial %v", s.tri.W, s.tri.D, s.tri.L, e.Elo, e.Lo, e.Hi, s.penta)
-	if len(s.faults[0])+len(s.faults[1]) != 0 {
-		t.Errorf("forfeits %v %v", s.faults[0], s.faults[1])
+	e := s.Score.Elo()
+	t.Logf("+%d =%d -%d, Elo %.1f in [%.1f, %.1f], pentanomial %v", s.Score.W, s.Score.D, s.Score.L, e.Elo, e.Lo, e.Hi, s.Pairs)
+	if len(s.Forfeits[0])+len(s.Forfeits[1]) != 0 {
+		t.Errorf("forfeits %v %v", s.Forfeits[0], s.Forfeits[1])
 	}
 	// A large gain: at least 75% (191 Elo), and the interval clear of 0.
 	if e.Score < 0.75 || !(e.Lo > 0) || math.IsNaN(e.Elo) {

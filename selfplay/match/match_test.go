@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"bytes"
@@ -10,37 +10,40 @@ import (
 	"testing"
 	"time"
 
-	"chessforge/cmd/match/internal/book"
-	"chessforge/cmd/match/internal/stats"
 	"chessforge/engine/board"
 	"chessforge/engine/pgn"
+	"chessforge/selfplay/match/matchtest"
+	"chessforge/selfplay/match/stats"
 )
+
+// fake returns the command line of a fake engine (see matchtest.Engine).
+func fake(t *testing.T, words ...string) []string {
+	return matchtest.Command(t, words...)
+}
 
 // testConfig returns a match of games games between the engines a and b
 // under tc, with short timeouts and the PGN kept in pgn.
-func testConfig(t *testing.T, a, b []string, games int, tc string, pgn *bytes.Buffer) *matchConfig {
+func testConfig(t *testing.T, a, b []string, games int, tc string, pgn *bytes.Buffer) *Config {
 	t.Helper()
 	c, err := parseTC(tc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &matchConfig{
-		players: [2]*player{{argv: a, tc: c}, {argv: b, tc: c}},
-		rules: rules{
-			margin:       150 * time.Millisecond,
-			moveTimeout:  10 * time.Second,
-			readyTimeout: 10 * time.Second,
-		},
-		games:       games,
-		openings:    book.Builtin(),
-		seed:        1,
-		concurrency: 1,
-		event:       "test",
-		site:        "test",
-		date:        "2026.01.01",
+	cfg := &Config{
+		Players:      [2]Player{{Command: a, TC: c}, {Command: b, TC: c}},
+		Margin:       150 * time.Millisecond,
+		MoveTimeout:  10 * time.Second,
+		ReadyTimeout: 10 * time.Second,
+		Games:        games,
+		Openings:     builtinOpenings(t),
+		Seed:         1,
+		Concurrency:  1,
+		Event:        "test",
+		Site:         "test",
+		Date:         "2026.01.01",
 	}
 	if pgn != nil {
-		cfg.pgn = pgn
+		cfg.PGN = pgn
 	}
 	return cfg
 }
@@ -69,20 +72,20 @@ func finalPosition(t *testing.T, g pgn.Game) *board.Position {
 func TestRandomEnginesPlayCompleteGamesByTheRules(t *testing.T) {
 	var pgn bytes.Buffer
 	cfg := testConfig(t, fake(t, "random"), fake(t, "random"), 4, "clock=20+0.1", &pgn)
-	cfg.concurrency = 2
-	s, err := runMatch(context.Background(), cfg)
+	cfg.Concurrency = 2
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.tri.Games() != 4 || s.penta.Pairs() != 2 {
-		t.Fatalf("played %d games in %d pairs, want 4 in 2", s.tri.Games(), s.penta.Pairs())
+	if s.Score.Games() != 4 || s.Pairs.Pairs() != 2 {
+		t.Fatalf("played %d games in %d pairs, want 4 in 2", s.Score.Games(), s.Pairs.Pairs())
 	}
-	if s.names != [2]string{"fake random (A)", "fake random (B)"} {
-		t.Errorf("names %q", s.names)
+	if s.Names != [2]string{"fake random (A)", "fake random (B)"} {
+		t.Errorf("names %q", s.Names)
 	}
 	byRules := map[string]board.Outcome{
 		"checkmate": board.Checkmate, "stalemate": board.Stalemate,
-		"threefold repetition": board.ThreefoldRepetition, "fifty-move rule": board.FiftyMoveRule,
+		"threefold": board.ThreefoldRepetition, "fifty-move": board.FiftyMoveRule,
 		"insufficient material": board.InsufficientMaterial,
 	}
 	games := readBack(t, pgn.String())
@@ -138,20 +141,20 @@ func TestFailingEngineForfeitsAndTheMatchCarriesOn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var pgn bytes.Buffer
 			cfg := testConfig(t, fake(t, "random"), fake(t, tc.b...), tc.games, "clock=60+1", &pgn)
-			cfg.rules.margin, cfg.rules.moveTimeout = 500*time.Millisecond, 500*time.Millisecond
+			cfg.Margin, cfg.MoveTimeout = 500*time.Millisecond, 500*time.Millisecond
 			var err error
-			if cfg.players[1].tc, err = parseTC(tc.tcB); err != nil {
+			if cfg.Players[1].TC, err = parseTC(tc.tcB); err != nil {
 				t.Fatal(err)
 			}
-			s, err := runMatch(context.Background(), cfg)
+			s, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.tri != (stats.Trinomial{W: tc.games}) {
-				t.Errorf("A scored %+v, want %d wins", s.tri, tc.games)
+			if s.Score != (stats.Trinomial{W: tc.games}) {
+				t.Errorf("A scored %+v, want %d wins", s.Score, tc.games)
 			}
-			if s.faults[1][tc.kind] != tc.games || len(s.faults[0]) != 0 {
-				t.Errorf("forfeits A %v, B %v; want B: %s %d", s.faults[0], s.faults[1], tc.kind, tc.games)
+			if s.Forfeits[1][tc.kind] != tc.games || len(s.Forfeits[0]) != 0 {
+				t.Errorf("forfeits A %v, B %v; want B: %s %d", s.Forfeits[0], s.Forfeits[1], tc.kind, tc.games)
 			}
 			for i, g := range readBack(t, pgn.String()) {
 				if !strings.HasPrefix(g.Tags["Termination"], tc.termination) {
@@ -186,8 +189,8 @@ func TestAdjudication(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var pgn bytes.Buffer
 			cfg := testConfig(t, fake(t, "score", tc.score), fake(t, "score", tc.score), 2, "nodes=1", &pgn)
-			cfg.rules.resign, cfg.rules.draw = tc.resign, tc.draw
-			if _, err := runMatch(context.Background(), cfg); err != nil {
+			cfg.Resign, cfg.Draw = tc.resign, tc.draw
+			if _, err := Run(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
 			for i, g := range readBack(t, pgn.String()) {
@@ -214,16 +217,16 @@ func TestSPRTStopsWhenABoundIsCrossed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(t, tc.a, tc.b, 200, "nodes=1", nil)
-			cfg.concurrency = 2
-			cfg.sprt = &stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
-			s, err := runMatch(context.Background(), cfg)
+			cfg.Concurrency = 2
+			cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+			s, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.decision != tc.want || !s.stopped {
-				t.Errorf("decision %v (LLR %.3f), want %v", s.decision, s.llr, tc.want)
+			if s.Decision != tc.want || !s.Stopped {
+				t.Errorf("decision %v (LLR %.3f), want %v", s.Decision, s.LLR, tc.want)
 			}
-			if n := s.tri.Games(); n < 2*minSPRTPairs || n >= 2*minSPRTPairs+4 {
+			if n := s.Score.Games(); n < 2*minSPRTPairs || n >= 2*minSPRTPairs+4 {
 				t.Errorf("played %d games; the test should have stopped at pair %d", n, minSPRTPairs)
 			}
 		})
@@ -231,87 +234,36 @@ func TestSPRTStopsWhenABoundIsCrossed(t *testing.T) {
 }
 
 func TestGameFromAFENWithBlackToMove(t *testing.T) {
-	var pgn bytes.Buffer
-	cfg := testConfig(t, fake(t, "random"), fake(t, "random"), 2, "nodes=1", &pgn)
+	var out bytes.Buffer
+	cfg := testConfig(t, fake(t, "random"), fake(t, "random"), 2, "nodes=1", &out)
 	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3"
-	cfg.openings = []book.Opening{{FEN: fen, Moves: []string{"g8f6"}, Name: "two knights"}}
-	if _, err := runMatch(context.Background(), cfg); err != nil {
+	start, err := board.ParseFEN(fen)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out := pgn.String()
+	nf6, err := start.ParseUCIMove("g8f6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Openings = []pgn.Opening{{FEN: fen, Moves: []board.Move{nf6}, Name: "two knights"}}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
 	for _, want := range []string{`[FEN "` + fen + `"]`, `[SetUp "1"]`, "\n3... Nf6 {book} 4. "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("PGN lacks %q:\n%s", want, out)
+		if !strings.Contains(text, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, text)
 		}
 	}
-	readBack(t, out)
-}
-
-func TestRunPrintsTheSummaryLineAndWritesThePGN(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "games.pgn")
-	exe := fake(t)[0]
-	var stdout, stderr bytes.Buffer
-	err := run([]string{"-a", exe + " random", "-b", exe + " 'illegal' 4", "-games", "3", "-tc", "nodes=1",
-		"-pgn", path, "-quiet"}, &stdout, &stderr)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	last := lines[len(lines)-1]
-	if last != "match: fake random vs fake illegal: +3 =0 -0, Elo +Inf ± Inf" {
-		t.Errorf("last line %q", last)
-	}
-	if !strings.Contains(stdout.String(), "Pairs:       1, pentanomial [0, 1/2, 1, 3/2, 2 points] = [0 0 0 0 1]") {
-		t.Errorf("no pentanomial line:\n%s", stdout.String())
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(readBack(t, string(data))); n != 3 {
-		t.Errorf("PGN holds %d games, want 3", n)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("left files behind: %v", entries)
-	}
-}
-
-func TestRunRejectsBadFlags(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-tc", "nodes=0"}, "nodes must be a positive integer"},
-		{[]string{"-tc", "clock=10"}, ""},
-		{[]string{"-sprt", "elo0=5,elo1=0"}, "elo1 (0) must be greater than elo0 (5)"},
-		{[]string{"-games", "0"}, "-games 0: must be positive"},
-		{[]string{"-a", "'unterminated"}, "unterminated single quote"},
-		{[]string{"-openings", "/nonexistent.epd"}, "no such file"},
-		{[]string{"-a", "/nonexistent/engine"}, "engine A"},
-		{[]string{"-b-opt", "NoSuchOption=1"}, `has no option "NoSuchOption"`},
-		{[]string{"-resign", "300"}, "want 2 comma-separated integers"},
-	}
-	exe := fake(t)[0]
-	for _, tc := range tests {
-		if tc.want == "" {
-			continue
-		}
-		args := append([]string{"-a", exe, "-b", exe, "-games", "2", "-quiet"}, tc.args...)
-		var stdout, stderr bytes.Buffer
-		err := run(args, &stdout, &stderr)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
-		}
-	}
+	readBack(t, text)
 }
 
 func TestSameSeedReplaysTheSameGames(t *testing.T) {
 	play := func(seed uint64) []pgn.Game {
 		var pgn bytes.Buffer
 		cfg := testConfig(t, fake(t, "random"), fake(t, "random"), 6, "nodes=1", &pgn)
-		cfg.concurrency, cfg.seed = 2, seed
-		if _, err := runMatch(context.Background(), cfg); err != nil {
+		cfg.Concurrency, cfg.Seed = 2, seed
+		if _, err := Run(context.Background(), cfg); err != nil {
 			t.Fatal(err)
 		}
 		return readBack(t, pgn.String())
@@ -341,9 +293,13 @@ func TestBookPliesCutsTheBookLines(t *testing.T) {
 	}
 	pgnPath := filepath.Join(dir, "out.pgn")
 	exe := fake(t)[0]
-	var stdout, stderr bytes.Buffer
-	if err := run([]string{"-a", exe + " random", "-b", exe + " random", "-games", "2", "-tc", "nodes=1",
-		"-openings", bookPath, "-book-plies", "3", "-pgn", pgnPath, "-quiet"}, &stdout, &stderr); err != nil {
+	var stderr bytes.Buffer
+	settings, err := ParseArgs([]string{"-a", exe + " random", "-b", exe + " random", "-games", "2", "-tc", "nodes=1",
+		"-openings", bookPath, "-book-plies", "3", "-pgn", pgnPath, "-quiet"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Play(context.Background(), settings, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	data, err := os.ReadFile(pgnPath)
@@ -353,4 +309,12 @@ func TestBookPliesCutsTheBookLines(t *testing.T) {
 	if !strings.Contains(string(data), "\n1. e4 e5 2. Nf3 {book} 2... ") {
 		t.Errorf("the book should stop after 2. Nf3:\n%s", data)
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := matchtest.Run(m)
+	if engineDir != "" {
+		os.RemoveAll(engineDir)
+	}
+	os.Exit(code)
 }

@@ -1,9 +1,9 @@
-// Package uci drives a chess engine process over the Universal Chess
+// Package uciclient drives a chess engine process over the Universal Chess
 // Interface: start-up handshake, options, new games, searches under a
 // deadline, and shutdown. It reports an engine that dies or stops answering
 // as an error of its own type, so that a match can score the game and restart
 // the engine.
-package uci
+package uciclient
 
 import (
 	"bufio"

@@ -1,4 +1,8 @@
-package main
+// Package matchtest provides a fake UCI engine for the tests of code that
+// plays matches (package match, cmd/match, cmd/loop): the test binary
+// doubles as the engine. A test package hands its TestMain to Run, and
+// Command gives the command line that starts an engine.
+package matchtest
 
 import (
 	"bufio"
@@ -15,28 +19,27 @@ import (
 	"chessforge/engine/board"
 )
 
-// The test binary doubles as a fake UCI engine: with fakeEnv set, TestMain
-// runs the engine described by the arguments instead of the tests, so that a
-// match can start it as "<test binary> MODE [N]".
-const fakeEnv = "CHESSFORGE_MATCH_FAKE_ENGINE"
+// envVar, set to 1, makes a test binary run as a fake engine.
+const envVar = "CHESSFORGE_MATCH_FAKE_ENGINE"
 
-func TestMain(m *testing.M) {
-	if os.Getenv(fakeEnv) == "1" {
-		os.Exit(fakeEngine(os.Args[1:], os.Stdin, os.Stdout))
+// Run is a test package's TestMain body: in a binary started by Command it
+// runs the fake engine and exits; otherwise it runs the tests and returns
+// their exit code, for TestMain to clean up and pass to os.Exit.
+func Run(m *testing.M) int {
+	if os.Getenv(envVar) == "1" {
+		os.Exit(Engine(os.Args[1:], os.Stdin, os.Stdout))
 	}
-	os.Setenv(fakeEnv, "1") // inherited by the engines the tests start
+	os.Setenv(envVar, "1") // inherited by the engines the tests start
 	// Under -race a process sleeps a second at exit by default; the fake
 	// engines exit often and have nothing to report.
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	code := m.Run()
-	if engineDir != "" {
-		os.RemoveAll(engineDir)
-	}
-	os.Exit(code)
+	return m.Run()
 }
 
-// fake returns the command line of a fake engine.
-func fake(t *testing.T, words ...string) []string {
+// Command returns the command line of a fake engine in the mode that words
+// give (see Engine): the test binary, then the words. The binary must run
+// its tests through Run.
+func Command(t testing.TB, words ...string) []string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -45,8 +48,9 @@ func fake(t *testing.T, words ...string) []string {
 	return append([]string{exe}, words...)
 }
 
-// fakeEngine plays random legal moves, seeded by the position so that games
-// replay exactly. Modes:
+// Engine runs a fake UCI engine on in and out until "quit" or the end of
+// its input, and returns its exit status. It plays random legal moves,
+// seeded by the position so that games replay exactly. Modes, args[0]:
 //
 //	random        random moves; reports the material balance as its score
 //	illegal N     its N-th move of each game is a king move of two ranks
@@ -54,7 +58,7 @@ func fake(t *testing.T, words ...string) []string {
 //	hang N        never answers its N-th move of a game
 //	slow MS       waits MS milliseconds before every move
 //	score CP      reports CP centipawns from White's point of view every move
-func fakeEngine(args []string, in io.Reader, out io.Writer) int {
+func Engine(args []string, in io.Reader, out io.Writer) int {
 	mode, n := "random", 0
 	if len(args) > 0 {
 		mode = args[0]

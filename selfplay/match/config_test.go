@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"slices"
@@ -12,11 +12,11 @@ func TestParseTC(t *testing.T) {
 		want TimeControl
 		ok   bool
 	}{
-		{"nodes=5000", TimeControl{Kind: tcNodes, N: 5000}, true},
-		{"depth=3", TimeControl{Kind: tcDepth, N: 3}, true},
-		{"movetime=250", TimeControl{Kind: tcMovetime, Movetime: 250 * time.Millisecond}, true},
-		{"clock=10+0.1", TimeControl{Kind: tcClock, Base: 10 * time.Second, Inc: 100 * time.Millisecond}, true},
-		{"clock=60", TimeControl{Kind: tcClock, Base: time.Minute}, true},
+		{"nodes=5000", TimeControl{Kind: TCNodes, N: 5000}, true},
+		{"depth=3", TimeControl{Kind: TCDepth, N: 3}, true},
+		{"movetime=250", TimeControl{Kind: TCMovetime, Movetime: 250 * time.Millisecond}, true},
+		{"clock=10+0.1", TimeControl{Kind: TCClock, Base: 10 * time.Second, Inc: 100 * time.Millisecond}, true},
+		{"clock=60", TimeControl{Kind: TCClock, Base: time.Minute}, true},
 		{"nodes=-1", TimeControl{}, false},
 		{"clock=0+1", TimeControl{}, false},
 		{"clock=10+x", TimeControl{}, false},

@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"errors"
@@ -7,24 +7,25 @@ import (
 	"strings"
 	"time"
 
-	"chessforge/cmd/match/internal/stats"
-	"chessforge/cmd/match/internal/uci"
+	"chessforge/selfplay/match/stats"
+	"chessforge/selfplay/match/uciclient"
 )
 
-// tcKind says how a search is limited.
-type tcKind int
+// TCKind says how a search is limited.
+type TCKind int
 
+// The kinds of time control.
 const (
-	tcNodes tcKind = iota
-	tcDepth
-	tcMovetime
-	tcClock
+	TCNodes    TCKind = iota // a node count per search
+	TCDepth                  // a depth per search
+	TCMovetime               // a fixed time per move
+	TCClock                  // a clock with a base time and an increment
 )
 
 // TimeControl limits each search: a node count, a depth, a fixed time per
 // move, or a clock with a base time and an increment per move.
 type TimeControl struct {
-	Kind     tcKind
+	Kind     TCKind
 	N        int64         // nodes or depth
 	Movetime time.Duration // fixed time per move
 	Base     time.Duration // clock: time for the game
@@ -44,15 +45,15 @@ func parseTC(s string) (TimeControl, error) {
 			return TimeControl{}, fmt.Errorf("time control %q: %s must be a positive integer", s, key)
 		}
 		if key == "depth" {
-			return TimeControl{Kind: tcDepth, N: n}, nil
+			return TimeControl{Kind: TCDepth, N: n}, nil
 		}
-		return TimeControl{Kind: tcNodes, N: n}, nil
+		return TimeControl{Kind: TCNodes, N: n}, nil
 	case "movetime":
 		ms, err := strconv.ParseInt(val, 10, 64)
 		if err != nil || ms <= 0 {
 			return TimeControl{}, fmt.Errorf("time control %q: movetime must be a positive number of milliseconds", s)
 		}
-		return TimeControl{Kind: tcMovetime, Movetime: time.Duration(ms) * time.Millisecond}, nil
+		return TimeControl{Kind: TCMovetime, Movetime: time.Duration(ms) * time.Millisecond}, nil
 	case "clock":
 		baseS, incS, _ := strings.Cut(val, "+")
 		base, err := parseSeconds(baseS)
@@ -65,7 +66,7 @@ func parseTC(s string) (TimeControl, error) {
 				return TimeControl{}, fmt.Errorf("time control %q: clock increment must be a non-negative number of seconds", s)
 			}
 		}
-		return TimeControl{Kind: tcClock, Base: base, Inc: inc}, nil
+		return TimeControl{Kind: TCClock, Base: base, Inc: inc}, nil
 	}
 	return TimeControl{}, fmt.Errorf("time control %q: unknown kind %q (want nodes, depth, movetime or clock)", s, key)
 }
@@ -78,13 +79,14 @@ func parseSeconds(s string) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
+// String writes the time control as the -tc flag takes it.
 func (tc TimeControl) String() string {
 	switch tc.Kind {
-	case tcNodes:
+	case TCNodes:
 		return fmt.Sprintf("nodes=%d", tc.N)
-	case tcDepth:
+	case TCDepth:
 		return fmt.Sprintf("depth=%d", tc.N)
-	case tcMovetime:
+	case TCMovetime:
 		return fmt.Sprintf("movetime=%d", tc.Movetime.Milliseconds())
 	}
 	return fmt.Sprintf("clock=%g+%g", tc.Base.Seconds(), tc.Inc.Seconds())
@@ -94,7 +96,7 @@ func (tc TimeControl) String() string {
 // clock, "-" otherwise (the PGN standard has no notation for node or depth
 // limits; the Event tag names them).
 func (tc TimeControl) pgnTag() string {
-	if tc.Kind == tcClock {
+	if tc.Kind == TCClock {
 		return fmt.Sprintf("%g+%g", tc.Base.Seconds(), tc.Inc.Seconds())
 	}
 	return "-"
@@ -186,17 +188,17 @@ func parseDraw(s string) (*DrawRule, error) {
 }
 
 // parseOption reads Name=Value. The name may contain spaces ("Skill Level=3").
-func parseOption(s string) (uci.Option, error) {
+func parseOption(s string) (uciclient.Option, error) {
 	name, value, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return uci.Option{}, fmt.Errorf("option %q: want Name=Value", s)
+		return uciclient.Option{}, fmt.Errorf("option %q: want Name=Value", s)
 	}
-	return uci.Option{Name: name, Value: strings.TrimSpace(value)}, nil
+	return uciclient.Option{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
 // optionList is a repeatable flag of UCI options.
-type optionList []uci.Option
+type optionList []uciclient.Option
 
 func (l *optionList) String() string {
 	parts := make([]string, len(*l))

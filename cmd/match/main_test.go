@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"chessforge/engine/pgn"
+	"chessforge/selfplay/match/matchtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(matchtest.Run(m)) }
+
+// fake returns the command line of a fake engine (see matchtest.Engine).
+func fake(t *testing.T, words ...string) []string {
+	return matchtest.Command(t, words...)
+}
+
+// readBack parses the PGN the match wrote, replaying every game's moves.
+func readBack(t *testing.T, text string) []pgn.Game {
+	t.Helper()
+	games, err := pgn.ReadGames(strings.NewReader(text), "match.pgn")
+	if err != nil {
+		t.Fatalf("the PGN does not read back: %v\n%s", err, text)
+	}
+	return games
+}
+
+func TestRunPrintsTheSummaryLineAndWritesThePGN(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games.pgn")
+	exe := fake(t)[0]
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-a", exe + " random", "-b", exe + " 'illegal' 4", "-games", "3", "-tc", "nodes=1",
+		"-pgn", path, "-quiet"}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	last := lines[len(lines)-1]
+	if last != "match: fake random vs fake illegal: +3 =0 -0, Elo +Inf ± Inf" {
+		t.Errorf("last line %q", last)
+	}
+	if !strings.Contains(stdout.String(), "Pairs:       1, pentanomial [0, 1/2, 1, 3/2, 2 points] = [0 0 0 0 1]") {
+		t.Errorf("no pentanomial line:\n%s", stdout.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(readBack(t, string(data))); n != 3 {
+		t.Errorf("PGN holds %d games, want 3", n)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left files behind: %v", entries)
+	}
+}
+
+func TestRunRejectsBadFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-tc", "nodes=0"}, "nodes must be a positive integer"},
+		{[]string{"-tc", "clock=10"}, ""},
+		{[]string{"-sprt", "elo0=5,elo1=0"}, "elo1 (0) must be greater than elo0 (5)"},
+		{[]string{"-games", "0"}, "-games 0: must be positive"},
+		{[]string{"-a", "'unterminated"}, "unterminated single quote"},
+		{[]string{"-openings", "/nonexistent.epd"}, "no such file"},
+		{[]string{"-a", "/nonexistent/engine"}, "engine A"},
+		{[]string{"-b-opt", "NoSuchOption=1"}, `has no option "NoSuchOption"`},
+		{[]string{"-resign", "300"}, "want 2 comma-separated integers"},
+	}
+	exe := fake(t)[0]
+	for _, tc := range tests {
+		if tc.want == "" {
+			continue
+		}
+		args := append([]string{"-a", exe, "-b", exe, "-games", "2", "-quiet"}, tc.args...)
+		var stdout, stderr bytes.Buffer
+		err := run(args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
+		}
+	}
+}

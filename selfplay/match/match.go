@@ -1,0 +1,450 @@
+// Package match plays two UCI engines against each other and measures the
+// difference in strength: W/D/L, the Elo difference with its 95% interval,
+// the likelihood of superiority, the pentanomial counts of game pairs and,
+// optionally, a sequential probability ratio test (SPRT) that stops the
+// match as soon as it is decided.
+//
+// Every opening is played twice, colours swapped. An engine that crashes,
+// stops answering or plays an illegal move loses the game and is restarted.
+// Run plays a Config; Settings, ParseArgs and Play give bin/match's command
+// line (cmd/match) and `make loop` (cmd/loop) the same match. The engines
+// are driven by package uciclient and the figures come from package stats.
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"chessforge/engine/pgn"
+	"chessforge/selfplay/match/stats"
+	"chessforge/selfplay/match/uciclient"
+)
+
+// Player is one side of a match: how to start its engine and how it
+// searches.
+type Player struct {
+	Command []string           // the engine's command line, program first
+	Options []uciclient.Option // UCI options set after the handshake
+	Name    string             // shown in the PGN and the summary; "" for the engine's id name
+	TC      TimeControl
+}
+
+// Config is everything a match needs.
+type Config struct {
+	Players     [2]Player // 0 = A, 1 = B
+	Games       int
+	Openings    []pgn.Opening // played in a seed-shuffled order, each by a pair of games
+	Seed        uint64
+	Concurrency int         // games played at once
+	SPRT        *stats.SPRT // nil: no sequential test
+	Resign      *ResignRule // nil: no loss adjudication
+	Draw        *DrawRule   // nil: no draw adjudication
+
+	Margin       time.Duration // allowed beyond a clock or movetime budget
+	MoveTimeout  time.Duration // budget for one node- or depth-limited search
+	ReadyTimeout time.Duration // budget for the handshake and isready
+
+	Event, Site, Date string    // PGN tags
+	PGN               io.Writer // nil: no PGN
+	Progress          io.Writer // nil: no progress bar
+}
+
+// Result is the outcome of a match, from engine A's point of view, with the
+// match's figures that its report shows.
+type Result struct {
+	Names    [2]string         // the engines' names, made distinct
+	TC       [2]TimeControl    // the engines' time controls
+	Score    stats.Trinomial   // A's wins, draws and losses
+	Pairs    stats.Pentanomial // game pairs by A's points in them
+	SPRT     *stats.SPRT       // the sequential test, nil if none ran
+	LLR      float64           // its log-likelihood ratio
+	Decision stats.Decision    // its decision (Continue: undecided)
+	Forfeits [2]map[string]int // per engine, forfeits by kind ("crash", "illegal move", ...)
+
+	Stopped     bool // the SPRT ended the match early
+	Interrupted bool // the caller's context ended the match early
+	Planned     int  // the games the match was to play
+	Openings    int  // the openings it had
+	Concurrency int
+	Elapsed     time.Duration
+}
+
+// Estimate returns the Elo estimate to report: from game pairs when every
+// game belongs to a complete pair and there are enough pairs to estimate
+// their variance (minSPRTPairs), else from single games.
+func (r *Result) Estimate() stats.Estimate {
+	if r.Pairs.Pairs() >= minSPRTPairs && 2*r.Pairs.Pairs() == r.Score.Games() {
+		return r.Pairs.Elo()
+	}
+	return r.Score.Elo()
+}
+
+// Verdict names the SPRT's decision: "H1 accepted", "H0 accepted" or
+// "undecided"; "" when no test ran.
+func (r *Result) Verdict() string {
+	switch {
+	case r.SPRT == nil:
+		return ""
+	case r.Decision == stats.AcceptH1:
+		return "H1 accepted"
+	case r.Decision == stats.AcceptH0:
+		return "H0 accepted"
+	}
+	return "undecided"
+}
+
+// Summary returns the summary line of SPEC §4:
+// "match: A vs B: +W =D -L, Elo E ± C".
+func (r *Result) Summary() string {
+	e := r.Estimate()
+	return fmt.Sprintf("match: %s vs %s: +%d =%d -%d, Elo %s ± %s",
+		r.Names[0], r.Names[1], r.Score.W, r.Score.D, r.Score.L, formatElo(e.Elo), formatMargin(e.Margin()))
+}
+
+// Report prints the match's figures, ending with the summary line.
+func (r *Result) Report(w io.Writer) {
+	t := r.Score
+	n := t.Games()
+	fmt.Fprintf(w, "Engines:     A = %s (%s), B = %s (%s)\n", r.Names[0], r.TC[0], r.Names[1], r.TC[1])
+	fmt.Fprintf(w, "Games:       %d of %d in %v (%d openings, concurrency %d, %d CPUs)\n",
+		n, r.Planned, r.Elapsed.Round(time.Second), r.Openings, r.Concurrency, runtime.NumCPU())
+	if r.Interrupted {
+		fmt.Fprintln(w, "Interrupted: the figures cover the games finished so far")
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "Score of A:  +%d =%d -%d, %.1f%% (%.1f/%d)\n",
+			t.W, t.D, t.L, 100*(float64(t.W)+float64(t.D)/2)/float64(n), float64(t.W)+float64(t.D)/2, n)
+	}
+	tri := t.Elo()
+	fmt.Fprintf(w, "Elo (games): %s ± %s [%s, %s], LOS %.1f%%\n",
+		formatElo(tri.Elo), formatMargin(tri.Margin()), formatElo(tri.Lo), formatElo(tri.Hi), 100*t.LOS())
+	p := r.Pairs
+	fmt.Fprintf(w, "Pairs:       %d, pentanomial [0, 1/2, 1, 3/2, 2 points] = %v\n", p.Pairs(), [5]int(p))
+	if p.Pairs() > 0 {
+		pe := p.Elo()
+		fmt.Fprintf(w, "Elo (pairs): %s ± %s [%s, %s]\n", formatElo(pe.Elo), formatMargin(pe.Margin()), formatElo(pe.Lo), formatElo(pe.Hi))
+	}
+	if r.SPRT != nil {
+		lo, hi := r.SPRT.Bounds()
+		verdict := r.Verdict()
+		switch r.Decision {
+		case stats.AcceptH1:
+			verdict += fmt.Sprintf(": A is stronger by about %g Elo or more", r.SPRT.Elo1)
+		case stats.AcceptH0:
+			verdict += fmt.Sprintf(": A gains no more than about %g Elo", r.SPRT.Elo0)
+		}
+		fmt.Fprintf(w, "SPRT:        elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f, bounds (%.3f, %.3f): %s\n",
+			r.SPRT.Elo0, r.SPRT.Elo1, r.SPRT.Alpha, r.SPRT.Beta, r.LLR, lo, hi, verdict)
+	}
+	for side := range 2 {
+		if len(r.Forfeits[side]) > 0 {
+			kinds := make([]string, 0, len(r.Forfeits[side]))
+			for k, n := range r.Forfeits[side] {
+				kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+			}
+			slices.Sort(kinds)
+			fmt.Fprintf(w, "Forfeits %c:  %s\n", "AB"[side], strings.Join(kinds, ", "))
+		}
+	}
+	fmt.Fprintln(w, r.Summary())
+}
+
+// worker owns one engine of each side and plays games from jobs.
+type worker struct {
+	cfg     *Config
+	names   [2]string
+	engines [2]*uciclient.Engine
+}
+
+func (w *worker) start(side int) error {
+	p := &w.cfg.Players[side]
+	e, err := uciclient.Start(p.Command, p.Options, w.cfg.ReadyTimeout)
+	if err != nil {
+		return fmt.Errorf("engine %s: %w", "AB"[side:side+1], err)
+	}
+	w.engines[side] = e
+	return nil
+}
+
+func (w *worker) close() {
+	for side, e := range w.engines {
+		if e != nil {
+			e.Close()
+			w.engines[side] = nil
+		}
+	}
+}
+
+// outcome is what a worker hands back: a finished game or a fatal error.
+type outcome struct {
+	rec *gameRecord
+	err error
+}
+
+func (w *worker) run(ctx context.Context, jobs <-chan gameSpec, out chan<- outcome) {
+	defer w.close()
+	for spec := range jobs {
+		for side := range 2 {
+			if w.engines[side] == nil {
+				if err := w.start(side); err != nil {
+					out <- outcome{err: fmt.Errorf("restarting: %w", err)}
+					return
+				}
+			}
+		}
+		rec, err := playGame(ctx, spec, w.cfg, w.names, w.engines)
+		if err != nil {
+			if ctx.Err() == nil {
+				out <- outcome{err: err}
+			}
+			return
+		}
+		for side := range 2 {
+			if rec.faulted[side] {
+				w.engines[side].Kill()
+				w.engines[side] = nil
+			}
+		}
+		out <- outcome{rec: rec}
+	}
+}
+
+// minSPRTPairs is the number of game pairs before the SPRT may stop a match.
+// The LLR rests on a normal approximation with the variance estimated from
+// the pairs themselves; over the first few pairs that estimate is nearly
+// zero whenever the pairs agree (a single won pair gives an LLR near 18 for
+// elo1 = 50), so a decision waits for enough pairs to estimate it.
+const minSPRTPairs = 10
+
+// Run plays the match and returns its result. It stops early when the SPRT
+// crosses a bound or ctx is cancelled; games still in progress then are
+// abandoned and not counted. When ctx ends the match, Run returns the result
+// so far, marked Interrupted, with ctx's error; it returns a nil result only
+// when the match cannot start (no openings, an engine that does not start).
+func Run(parent context.Context, cfg *Config) (*Result, error) {
+	if len(cfg.Openings) == 0 {
+		return nil, errors.New("no openings")
+	}
+	start := time.Now()
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+
+	// The first worker's engines are started here, to learn the names and
+	// to fail early on a bad command or option.
+	first := &worker{cfg: cfg}
+	for side := range 2 {
+		if err := first.start(side); err != nil {
+			first.close()
+			return nil, err
+		}
+	}
+	r := &Result{
+		TC:          [2]TimeControl{cfg.Players[0].TC, cfg.Players[1].TC},
+		SPRT:        cfg.SPRT,
+		Forfeits:    [2]map[string]int{{}, {}},
+		Planned:     cfg.Games,
+		Openings:    len(cfg.Openings),
+		Concurrency: cfg.Concurrency,
+	}
+	for side, p := range cfg.Players {
+		r.Names[side] = p.Name
+		if r.Names[side] == "" {
+			r.Names[side] = first.engines[side].Name
+		}
+	}
+	if r.Names[0] == r.Names[1] {
+		r.Names[0] += " (A)"
+		r.Names[1] += " (B)"
+	}
+	first.names = r.Names
+
+	order := openingOrder(len(cfg.Openings), cfg.Seed)
+	jobs := make(chan gameSpec)
+	go func() {
+		defer close(jobs)
+		for g := range cfg.Games {
+			spec := gameSpec{index: g, opening: cfg.Openings[order[(g/2)%len(order)]], aWhite: g%2 == 0}
+			select {
+			case jobs <- spec:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	out := make(chan outcome, cfg.Concurrency)
+	var wg sync.WaitGroup
+	for i := range max(cfg.Concurrency, 1) {
+		w := first
+		if i > 0 {
+			w = &worker{cfg: cfg, names: r.Names}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx, jobs, out)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+
+	var bar *progressbar.ProgressBar
+	if cfg.Progress != nil {
+		bar = progressbar.NewOptions(cfg.Games,
+			progressbar.OptionSetWriter(cfg.Progress),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(250*time.Millisecond),
+			progressbar.OptionSetWidth(30),
+		)
+	}
+	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
+	pending := map[int]*gameRecord{}
+	nextPGN := 0
+	firstOfPair := map[int]float64{}
+	var fatal error
+
+	for o := range out {
+		if o.err != nil {
+			if fatal == nil {
+				fatal = o.err
+			}
+			cancel()
+			continue
+		}
+		rec := o.rec
+		switch p := rec.pointsA(); p {
+		case 1:
+			r.Score.W++
+		case 0.5:
+			r.Score.D++
+		default:
+			r.Score.L++
+		}
+		pair := rec.spec.index / 2
+		if p, ok := firstOfPair[pair]; ok {
+			r.Pairs[int(math.Round(2*(p+rec.pointsA())))]++
+			delete(firstOfPair, pair)
+		} else {
+			firstOfPair[pair] = rec.pointsA()
+		}
+		for side := range 2 {
+			if rec.fault[side] != "" {
+				r.Forfeits[side][faultKind(rec.fault[side])]++
+			}
+		}
+		if cfg.PGN != nil {
+			pending[rec.spec.index] = rec
+			for pending[nextPGN] != nil {
+				if err := writePGN(cfg.PGN, hdr, pending[nextPGN]); err != nil && fatal == nil {
+					fatal = fmt.Errorf("writing PGN: %w", err)
+					cancel()
+				}
+				delete(pending, nextPGN)
+				nextPGN++
+			}
+		}
+		if cfg.SPRT != nil {
+			r.LLR = cfg.SPRT.LLR(r.Pairs)
+			if r.Pairs.Pairs() >= minSPRTPairs {
+				r.Decision = cfg.SPRT.Decide(r.LLR)
+			}
+			if r.Decision != stats.Continue && !r.Stopped {
+				r.Stopped = true
+				cancel()
+			}
+		}
+		if bar != nil {
+			bar.Describe(progressLine(r))
+			_ = bar.Add(1)
+		}
+	}
+	if bar != nil {
+		// An early stop leaves games unplayed: end the bar at the count
+		// played so that it reads as finished.
+		bar.ChangeMax(r.Score.Games())
+		_ = bar.Finish()
+		fmt.Fprintln(cfg.Progress)
+	}
+	// Games finished after a gap left by an abandoned game.
+	if cfg.PGN != nil {
+		keys := make([]int, 0, len(pending))
+		for k := range pending {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := writePGN(cfg.PGN, hdr, pending[k]); err != nil && fatal == nil {
+				fatal = fmt.Errorf("writing PGN: %w", err)
+			}
+		}
+	}
+	r.Elapsed = time.Since(start)
+	if fatal != nil {
+		return r, fatal
+	}
+	if err := parent.Err(); err != nil {
+		r.Interrupted = true
+		return r, err
+	}
+	return r, nil
+}
+
+// faultKind returns the first words of a forfeit's termination, up to ':'.
+func faultKind(t string) string {
+	for i := range len(t) {
+		if t[i] == ':' {
+			return t[:i]
+		}
+	}
+	return t
+}
+
+// progressLine is the progress bar's running description.
+func progressLine(r *Result) string {
+	e := r.Estimate()
+	line := fmt.Sprintf("Elo %s ± %s", formatElo(e.Elo), formatMargin(e.Margin()))
+	if r.SPRT != nil {
+		lo, hi := r.SPRT.Bounds()
+		line += fmt.Sprintf(" LLR %.2f (%.2f, %.2f)", r.LLR, lo, hi)
+	}
+	return line
+}
+
+// formatElo writes an Elo figure with one decimal, and infinities and NaN in
+// the words a script can read back with strconv.ParseFloat.
+func formatElo(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "+Inf"
+	case math.IsInf(x, -1):
+		return "-Inf"
+	case math.IsNaN(x):
+		return "NaN"
+	}
+	s := fmt.Sprintf("%.1f", x)
+	if s == "-0.0" {
+		s = "0.0"
+	}
+	return s
+}
+
+// formatMargin writes the half-width of an interval: one decimal, or "Inf".
+func formatMargin(x float64) string {
+	if math.IsInf(x, 1) {
+		return "Inf"
+	}
+	return formatElo(x)
+}
