@@ -26,7 +26,8 @@ import "math/bits"
 //	GenerateQuiets -> genQuiets
 //	    the quiet stage of the move picker (movepick.go), out of check: the
 //	    king's moves, freeQuiets and castling when nothing is pinned, else
-//	    gen(genQuiets), which also serves the (test-only) calls in check.
+//	    gen(genQuiets), which also serves a call in check (the search
+//	    makes none: in check it takes every evasion at once).
 //	generateCastling -> genCastling
 //	    IsLegal's check of a castling move (legal.go).
 //
