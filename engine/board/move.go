@@ -75,8 +75,3 @@ type MoveList struct {
 
 // Slice returns the generated moves.
 func (l *MoveList) Slice() []Move { return l.Moves[:l.N] }
-
-func (l *MoveList) add(m Move) {
-	l.Moves[l.N] = m
-	l.N++
-}

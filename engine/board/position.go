@@ -492,11 +492,6 @@ func (p *Position) moveNoHash(c Color, from, to Square) {
 // pc: zero for pawns (a pawn move resets the clock), all ones otherwise.
 var halfmoveKeep [16]int
 
-// halfmoveKeepAfter[pc] is ANDed into the halfmove clock after a move onto
-// a square that held pc: zero for a piece (a capture resets the clock), all
-// ones for an empty square (NoPiece and up).
-var halfmoveKeepAfter = [16]int{NoPiece: -1, NoPiece + 1: -1, NoPiece + 2: -1, NoPiece + 3: -1}
-
 func init() {
 	for pc := Piece(0); pc < 16; pc++ {
 		halfmoveKeep[pc] = -1

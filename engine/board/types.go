@@ -1,6 +1,3 @@
-// Package board holds the rules of chess: bitboards, magic attack tables, the
-// position with make/unmake and Zobrist hashing, exact legal move generation,
-// FEN and move notation, and the draw rules.
 package board
 
 // Color is the side: White or Black.
