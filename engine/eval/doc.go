@@ -53,7 +53,8 @@
 // coefficients cannot drift from the evaluation (Ethereal's trace idea).
 // Evaluate and Evaluator run a generated copy of that code with the
 // recording removed (eval_untraced_gen.go, written by internal/untrace;
-// `go generate` rewrites it too), so the search pays nothing for tracing.
+// `go generate` rewrites it too), so the search pays nothing for tracing;
+// its //line directives make panics and profiles name eval.go's lines.
 //
 // # Linear and non-linear parts
 //
@@ -85,9 +86,6 @@
 // ParamName(j) names entry j ("psqt_knight[f3].mg") for reports, Groups and
 // Families list what -params accepts, and CurrentProvenance says where the
 // compiled-in weights came from.
-//
-// SEEValue gives fixed piece values for the search's exchange evaluation and
-// delta pruning.
 package eval
 
 // untrace first: it does not build this package, which does not build
