@@ -170,10 +170,11 @@ func TestLayoutFingerprintFollowsNamesSizesAndShapes(t *testing.T) {
 	if len(base) != 16 || base != LayoutFingerprint() {
 		t.Fatalf("fingerprint %q, LayoutFingerprint %q", base, LayoutFingerprint())
 	}
+	ranks := slices.IndexFunc(Groups, func(g Group) bool { return g.Layout == Ranks })
 	for name, change := range map[string]func(gs []Group){
 		"renamed":   func(gs []Group) { gs[3].Name = "psqt_other" },
-		"resized":   func(gs []Group) { gs[10].Size++ },
-		"reshaped":  func(gs []Group) { gs[10].Layout = List },
+		"resized":   func(gs []Group) { gs[ranks].Size++ },
+		"reshaped":  func(gs []Group) { gs[ranks].Layout = List },
 		"curved":    func(gs []Group) { gs[0].Nonlinear = true },
 		"reordered": func(gs []Group) { gs[1], gs[2] = gs[2], gs[1] },
 		"removed":   func(gs []Group) { copy(gs[5:], gs[6:]); gs[len(gs)-1] = Group{Name: "x", Size: 1} },

@@ -3,11 +3,14 @@
 // back into Go source.
 //
 // The output is deterministic: groups in registry order, each assigned to
-// its field of the weight table by name as an array of its own length, one
-// comment line per group, piece-square tables as boards (eight entries a
-// line, rank 8 at the top), formatted with go/format. The provenance it
-// writes records the layout's fingerprint (eval.LayoutFingerprint). Generating from eval.Weights() and
-// eval.CurrentProvenance() reproduces the committed file byte for byte.
+// its field of the weight table by name, as an array of its own length
+// ([...]Score), under one comment line; piece-square tables as boards
+// (eight entries a line, rank 8 at the top); formatted with go/format. A
+// group resized, renamed or removed since the file was written fails to
+// build rather than shift its neighbours' values. The provenance records
+// the layout's fingerprint (eval.LayoutFingerprint). Generating from
+// eval.Weights() and eval.CurrentProvenance() reproduces the committed file
+// byte for byte.
 package evalgen
 
 import (
