@@ -75,7 +75,7 @@ func (s *Set) Add(c *eval.Coefs, result, score float64) error {
 	n0 := len(s.ent)
 	for _, list := range [][]eval.Coef{c.Linear, c.Safety[0], c.Safety[1]} {
 		for _, t := range list {
-			if t.N < math.MinInt16 || t.N > math.MaxInt16 || t.Index < 0 || t.Index >= eval.NumFeatures {
+			if t.N < math.MinInt16 || t.N > math.MaxInt16 || t.Index < 0 || int(t.Index) >= eval.NumFeatures {
 				s.ent = s.ent[:n0]
 				return fmt.Errorf("tuner: coefficient %d of feature %d out of range", t.N, t.Index)
 			}

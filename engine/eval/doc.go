@@ -38,16 +38,23 @@
 //
 // # Weights as data
 //
-// Groups is the registry of named feature groups (name, family, offset,
-// size), in the manner of CounterGo. The weights live in weights_gen.go,
-// written by package evalgen from a weight vector; `go generate
-// ./engine/eval/` rewrites it, byte for byte, from the compiled-in values.
+// Each feature group is declared once, as a field of the weight table
+// (weightTable in params.go: its name, size, layout and family); Groups, the
+// registry of named groups in the manner of CounterGo, the feature offsets
+// and NumFeatures all follow from that declaration. The weights live in
+// weights_gen.go, written by package evalgen from a weight vector, which
+// assigns each group's values to its field by name, so that a layout change
+// lands every value in its place or fails to build; the file records the
+// layout's fingerprint (LayoutFingerprint) and a test checks it. `go
+// generate ./engine/eval/` rewrites it, byte for byte, from the compiled-in
+// values.
 // The evaluation code adds every term through one helper that applies the
 // weight and, when a Tracer is attached, records the count, so the traced
 // coefficients cannot drift from the evaluation (Ethereal's trace idea).
 // Evaluate and Evaluator run a generated copy of that code with the
 // recording removed (eval_untraced_gen.go, written by internal/untrace;
-// `go generate` rewrites it too), so the search pays nothing for tracing.
+// `go generate` rewrites it too), so the search pays nothing for tracing;
+// its //line directives make panics and profiles name eval.go's lines.
 //
 // # Linear and non-linear parts
 //
@@ -79,9 +86,6 @@
 // ParamName(j) names entry j ("psqt_knight[f3].mg") for reports, Groups and
 // Families list what -params accepts, and CurrentProvenance says where the
 // compiled-in weights came from.
-//
-// SEEValue gives fixed piece values for the search's exchange evaluation and
-// delta pruning.
 package eval
 
 // untrace first: it does not build this package, which does not build

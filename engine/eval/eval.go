@@ -6,13 +6,6 @@ import (
 	"chessforge/engine/board"
 )
 
-// SEEValue holds piece values in centipawns for static exchange evaluation and
-// delta pruning, indexed by board.PieceType: pawn, knight, bishop, rook,
-// queen, king. They are round middlegame-ish values, not the tuned material
-// weights (which move with every tune); the king's is large so that an
-// exchange sequence that gives up the king never looks good.
-var SEEValue = [6]int{100, 320, 330, 500, 950, 20000}
-
 // Constants of the non-linear parts of the evaluation (see the package doc).
 const (
 	// PhaseMax is the game phase with all pieces on the board: knights and
@@ -67,7 +60,9 @@ type evaluator struct {
 // statement `if e.tr != nil { ... }` removed, so that the search pays
 // nothing for tracing. `go generate` writes it (package internal/untrace),
 // and a test checks that the committed copy is current; the traced and
-// untraced evaluations are tested to agree to the centipawn.
+// untraced evaluations are tested to agree to the centipawn. Its //line
+// directives map every line back to eval.go or evaluator.go, so that
+// panics, profiles and compiler messages name the source, not the copy.
 type untraced evaluator
 
 // Evaluate returns the static evaluation of p in centipawns from the side to

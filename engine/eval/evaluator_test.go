@@ -327,7 +327,7 @@ func TestEveryPieceGetsItsMobilityTerm(t *testing.T) {
 		got := int32(0)
 		c := Trace(p)
 		for _, k := range c.Linear {
-			if k.Index >= fMobKnight && k.Index < fBishopPair {
+			if f := int(k.Index); f >= fMobKnight && f < fBishopPair {
 				got += k.N
 			}
 		}

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +73,122 @@ func TestParamNames(t *testing.T) {
 		if got := ParamName(j); got != want {
 			t.Errorf("ParamName(%d) = %q, want %q", j, got, want)
 		}
+	}
+}
+
+func TestGroupsFollowTheWeightTable(t *testing.T) {
+	// The offsets the code indexes with are the fields' places.
+	for _, tc := range []struct {
+		name   string
+		offset int
+	}{
+		{"material", fMaterial}, {"psqt_pawn", fPSQT}, {"passed_rank", fPassedRank},
+		{"mob_queen", fMobQueen}, {"king_storm", fKingStorm}, {"ks_base", fKSBase}, {"tempo", fTempo},
+	} {
+		g, ok := GroupOf(tc.offset)
+		if !ok || g.Name != tc.name || g.Offset != tc.offset {
+			t.Errorf("feature %d: group %+v, want %s starting there", tc.offset, g, tc.name)
+		}
+	}
+	// psqtIndex reads six consecutive boards, pawn to king.
+	for i, piece := range []string{"pawn", "knight", "bishop", "rook", "queen", "king"} {
+		g, _ := GroupOf(fPSQT + i*64)
+		if g.Name != "psqt_"+piece || g.Layout != Board {
+			t.Errorf("board %d is %s (%s), want psqt_%s", i, g.Name, g.Layout, piece)
+		}
+	}
+	if g := Groups[len(Groups)-1]; g.Offset+g.Size != NumFeatures {
+		t.Errorf("last group ends at %d, NumFeatures is %d", g.Offset+g.Size, NumFeatures)
+	}
+	if g, _ := GroupOf(fMobBishop); g.Field != "MobBishop" || g.Family != "mobility" || g.Cols != 7 || g.Size != 14 || g.Layout != List {
+		t.Errorf("mob_bishop read as %+v", g)
+	}
+	if g, _ := GroupOf(fKSSafeChecks); !g.Nonlinear || g.Cols != 4 {
+		t.Errorf("ks_safe_checks read as %+v", g)
+	}
+}
+
+func TestMalformedGroupDeclarationsAreErrors(t *testing.T) {
+	for name, typ := range map[string]reflect.Type{
+		"not Score": reflect.TypeFor[struct{ A [2]int32 }](),
+		"no group": reflect.TypeFor[struct {
+			A [2]Score `family:"f"`
+		}](),
+		"no family": reflect.TypeFor[struct {
+			A [2]Score `group:"a"`
+		}](),
+		"name twice": reflect.TypeFor[struct {
+			A, B [2]Score `group:"a" family:"f"`
+		}](),
+		"bad layout": reflect.TypeFor[struct {
+			A [2]Score `group:"a" family:"f" layout:"grid"`
+		}](),
+		"board not 64": reflect.TypeFor[struct {
+			A [63]Score `group:"a" family:"f" layout:"board"`
+		}](),
+		"bad curve": reflect.TypeFor[struct {
+			A [2]Score `group:"a" family:"f" curve:"cubic"`
+		}](),
+		"bad cols": reflect.TypeFor[struct {
+			A [2]Score `group:"a" family:"f" cols:"0"`
+		}](),
+		"empty group": reflect.TypeFor[struct {
+			A [0]Score `group:"a" family:"f"`
+		}](),
+		"pieces above 6": reflect.TypeFor[struct {
+			A [7]Score `group:"a" family:"f" layout:"pieces"`
+		}](),
+	} {
+		if _, err := groupsOf(typ); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	gs, err := groupsOf(reflect.TypeFor[struct {
+		A [2]Score  `group:"a" family:"f"`
+		B [64]Score `group:"b" family:"f" layout:"board" curve:"kingdanger" cols:"4"`
+	}]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Group{
+		{Name: "a", Field: "A", Family: "f", Offset: 0, Size: 2, Cols: 2},
+		{Name: "b", Field: "B", Family: "f", Offset: 2, Size: 64, Cols: 4, Layout: Board, Nonlinear: true},
+	}
+	if !reflect.DeepEqual(gs, want) {
+		t.Errorf("groups %+v, want %+v", gs, want)
+	}
+}
+
+func TestCompiledWeightsAreForThisLayout(t *testing.T) {
+	if got, want := CurrentProvenance().Layout, LayoutFingerprint(); got != want {
+		t.Errorf("weights_gen.go was written for layout %s, the groups are layout %s: run go generate ./engine/eval/", got, want)
+	}
+}
+
+func TestLayoutFingerprintFollowsNamesSizesAndShapes(t *testing.T) {
+	base := fingerprint(Groups)
+	if len(base) != 16 || base != LayoutFingerprint() {
+		t.Fatalf("fingerprint %q, LayoutFingerprint %q", base, LayoutFingerprint())
+	}
+	ranks := slices.IndexFunc(Groups, func(g Group) bool { return g.Layout == Ranks })
+	for name, change := range map[string]func(gs []Group){
+		"renamed":   func(gs []Group) { gs[3].Name = "psqt_other" },
+		"resized":   func(gs []Group) { gs[ranks].Size++ },
+		"reshaped":  func(gs []Group) { gs[ranks].Layout = List },
+		"curved":    func(gs []Group) { gs[0].Nonlinear = true },
+		"reordered": func(gs []Group) { gs[1], gs[2] = gs[2], gs[1] },
+		"removed":   func(gs []Group) { copy(gs[5:], gs[6:]); gs[len(gs)-1] = Group{Name: "x", Size: 1} },
+	} {
+		gs := slices.Clone(Groups)
+		change(gs)
+		if fingerprint(gs) == base {
+			t.Errorf("%s group: fingerprint unchanged", name)
+		}
+	}
+	// Documentation and presentation are not layout.
+	gs := slices.Clone(Groups)
+	gs[0].Doc, gs[0].Cols, gs[0].Family, gs[0].Field = "other", 1, "other", "Other"
+	if fingerprint(gs) != base {
+		t.Error("doc, cols, family or field changed the fingerprint")
 	}
 }

@@ -30,7 +30,7 @@ var packed [NumFeatures]score
 var pieceSquare [6][64]score
 
 func init() {
-	for f, w := range weights {
+	for f, w := range weights.features() {
 		packed[f] = pack(w.MG, w.EG)
 	}
 	for t := board.Pawn; t <= board.King; t++ {

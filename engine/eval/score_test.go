@@ -23,7 +23,7 @@ func TestPackedScoresAddAndScaleBothHalves(t *testing.T) {
 			t.Errorf("(%d, %d)·%d − (7, −9): endgame %d, want %d", tc.mg, tc.eg, tc.n, u.eg(), want)
 		}
 	}
-	for f, w := range weights {
+	for f, w := range weights.features() {
 		if packed[f].mg() != int(w.MG) || packed[f].eg() != int(w.EG) {
 			t.Fatalf("feature %s: packed (%d, %d), weights (%d, %d)", ParamName(f), packed[f].mg(), packed[f].eg(), w.MG, w.EG)
 		}

@@ -2,6 +2,9 @@ package evalgen
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"path/filepath"
@@ -47,8 +50,10 @@ func TestWriteFileRoundsAndRecordsProvenance(t *testing.T) {
 		"// Positions: 1234, K: 1.13, error before: 0.0812, after: 0.0791",
 		`Source:      "test \"set\""`,
 		"K:           1.13,",
-		"// material: piece values: pawn, knight, bishop, rook, queen\n\t{" + strconv.Itoa(int(pawn)+1) + ",",
-		"// psqt_knight: knight piece-square table (White's side, rank 8 at the top, file a on the left)\n",
+		"// material: piece values: pawn, knight, bishop, rook, queen\n\tMaterial: [...]Score{{" + strconv.Itoa(int(pawn)+1) + ",",
+		"// psqt_knight: knight piece-square table (White's side, rank 8 at the top, file a on the left)\n\tPSQTKnight: [...]Score{\n",
+		"// Layout: " + eval.LayoutFingerprint() + " ",
+		`Layout:      "` + eval.LayoutFingerprint() + `",`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("generated file lacks %q", want)
@@ -56,7 +61,7 @@ func TestWriteFileRoundsAndRecordsProvenance(t *testing.T) {
 	}
 	// A board is eight entries a line.
 	i := strings.Index(s, "// psqt_knight")
-	lines := strings.Split(s[i:], "\n")[1:9]
+	lines := strings.Split(s[i:], "\n")[2:10]
 	for _, l := range lines {
 		if n := strings.Count(l, "{"); n != 8 {
 			t.Errorf("board line %q has %d entries, want 8", l, n)
@@ -72,5 +77,48 @@ func TestGenerateRejectsBadVectors(t *testing.T) {
 	w[17] = math.NaN()
 	if _, err := Generate(w, eval.Provenance{}); err == nil || !strings.Contains(err.Error(), eval.ParamName(17)) {
 		t.Errorf("NaN weight: err = %v, want one naming %s", err, eval.ParamName(17))
+	}
+}
+
+// TestEveryGroupIsAssignedByName checks that the generated file gives every
+// group its values under its own field name, in an array of its own
+// length ([...]Score), so that the compiler places them whatever the order.
+func TestEveryGroupIsAssignedByName(t *testing.T) {
+	src, err := Generate(eval.Weights(), eval.CurrentProvenance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "weights_gen.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	var order []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok || vs.Names[0].Name != "weights" {
+			return true
+		}
+		for _, e := range vs.Values[0].(*ast.CompositeLit).Elts {
+			kv := e.(*ast.KeyValueExpr)
+			arr := kv.Value.(*ast.CompositeLit)
+			if at, ok := arr.Type.(*ast.ArrayType); !ok || at.Len == nil {
+				t.Errorf("%s: %T, want an array literal [...]Score", kv.Key, arr.Type)
+			} else if _, ok := at.Len.(*ast.Ellipsis); !ok {
+				t.Errorf("%s: array length written out, want [...]", kv.Key)
+			}
+			name := kv.Key.(*ast.Ident).Name
+			got[name] = len(arr.Elts)
+			order = append(order, name)
+		}
+		return false
+	})
+	if len(order) != len(eval.Groups) {
+		t.Errorf("%d groups assigned, want %d", len(order), len(eval.Groups))
+	}
+	for _, g := range eval.Groups {
+		if n, ok := got[g.Field]; !ok || n != g.Size {
+			t.Errorf("group %s: field %s has %d values (present %v), want %d", g.Name, g.Field, n, ok, g.Size)
+		}
 	}
 }
