@@ -1,0 +1,275 @@
+// Package configs declares each command's settings once and derives its
+// flags and its config-file keys from that one declaration; the directory
+// also holds the shipped config files (selfplay.json, loop.json, ...).
+//
+// A settings struct tags each setting with its key and its usage text:
+//
+//	type Settings struct {
+//		Games int    `json:"games" usage:"games in the whole job"`
+//		Out   string `json:"out" usage:"output file"`
+//	}
+//
+// The json name is both the key in a config file and the flag's name
+// (kebab-case, so "-part-games" and "part-games"); the usage tag is the
+// flag's help; the struct's values when the flags are bound are the
+// defaults. Embedded structs contribute their settings, so a command can add
+// its own options to a library's configuration. Fields tagged json:"-" or
+// without a json tag are not settings.
+//
+// A command binds the struct to its flag set, parses, then applies the
+// config file and the flags set on the command line, in that order:
+//
+//	s := DefaultSettings()
+//	b, err := configs.Bind(fs, &s, "") // defines -config FILE and a flag per setting
+//	...
+//	if err := fs.Parse(args); err != nil { ... }
+//	if err := b.Apply(); err != nil { ... } // defaults < config file < flags
+//
+// Config files are JSON objects whose keys are the settings' names; an
+// unknown key is an error naming the file and line, and so is a snake_case
+// spelling of a kebab-case key.
+package configs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Field is one setting of a settings struct.
+type Field struct {
+	Key   string            // the config key and flag name (the json name)
+	Usage string            // the flag's help text
+	Index []int             // the field's index path, for reflect.Value.FieldByIndex
+	Tag   reflect.StructTag // the field's whole tag, for tags of the caller's own
+	Type  reflect.Type
+}
+
+// Fields returns the settings of struct type t in declaration order,
+// embedded structs' settings in place. It is an error for a setting to have
+// no usage text, for two settings to share a key, or for a key not to be
+// kebab-case.
+func Fields(t reflect.Type) ([]Field, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("configs: %v is not a struct", t)
+	}
+	var out []Field
+	seen := map[string]bool{}
+	var walk func(t reflect.Type, index []int) error
+	walk = func(t reflect.Type, index []int) error {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			idx := append(index[:len(index):len(index)], i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+				if err := walk(f.Type, idx); err != nil {
+					return err
+				}
+				continue
+			}
+			if name == "" || name == "-" || !f.IsExported() {
+				continue
+			}
+			usage, ok := f.Tag.Lookup("usage")
+			switch {
+			case !ok || usage == "":
+				return fmt.Errorf("configs: %v.%s: setting %q has no usage tag", t, f.Name, name)
+			case seen[name]:
+				return fmt.Errorf("configs: %v.%s: setting %q declared twice", t, f.Name, name)
+			case name != strings.ToLower(name) || strings.ContainsAny(name, "_ "):
+				return fmt.Errorf("configs: %v.%s: key %q is not kebab-case", t, f.Name, name)
+			}
+			seen[name] = true
+			out = append(out, Field{Key: name, Usage: usage, Index: idx, Tag: f.Tag, Type: f.Type})
+		}
+		return nil
+	}
+	if err := walk(t, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Keys returns the setting names of the struct v (or *v) in declaration
+// order.
+func Keys(v any) ([]string, error) {
+	t := reflect.TypeOf(v)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return nil, errors.New("configs: Keys of nil")
+	}
+	fs, err := Fields(t)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(fs))
+	for i, f := range fs {
+		keys[i] = f.Key
+	}
+	return keys, nil
+}
+
+// Bound is a settings struct bound to a flag set by Bind.
+type Bound struct {
+	fs     *flag.FlagSet
+	dst    reflect.Value // the settings struct
+	flags  reflect.Value // a copy of it that the flags write to
+	fields map[string]Field
+	file   string // the -config flag's value
+}
+
+// Bind defines on fs the flag -config FILE (defaultFile: the file read when
+// -config is not given; "" for none) and one flag per setting of the struct
+// dst points to, with dst's current values as the defaults. Flags of type
+// []string take a space-separated list. Call Apply after fs.Parse.
+//
+// Bind's errors are mistakes in the struct's declaration: a missing usage
+// tag, a duplicate key, a field type no flag can hold.
+func Bind(fs *flag.FlagSet, dst any, defaultFile string) (*Bound, error) {
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("configs: Bind needs a pointer to a struct, not %T", dst)
+	}
+	fields, err := Fields(v.Elem().Type())
+	if err != nil {
+		return nil, err
+	}
+	b := &Bound{fs: fs, dst: v.Elem(), flags: reflect.New(v.Elem().Type()).Elem(), fields: map[string]Field{}}
+	b.flags.Set(b.dst)
+	fs.StringVar(&b.file, "config", defaultFile, "JSON config file whose keys are these flags' names")
+	for _, f := range fields {
+		p := b.flags.FieldByIndex(f.Index).Addr().Interface()
+		switch p := p.(type) {
+		case *string:
+			fs.StringVar(p, f.Key, *p, f.Usage)
+		case *bool:
+			fs.BoolVar(p, f.Key, *p, f.Usage)
+		case *int:
+			fs.IntVar(p, f.Key, *p, f.Usage)
+		case *int64:
+			fs.Int64Var(p, f.Key, *p, f.Usage)
+		case *uint64:
+			fs.Uint64Var(p, f.Key, *p, f.Usage)
+		case *float64:
+			fs.Float64Var(p, f.Key, *p, f.Usage)
+		case *[]string:
+			fs.Var((*listValue)(p), f.Key, f.Usage)
+		default:
+			return nil, fmt.Errorf("configs: setting %q: no flag for type %v", f.Key, f.Type)
+		}
+		b.fields[f.Key] = f
+	}
+	return b, nil
+}
+
+// Apply sets the struct Bind was given from, in order of precedence, the
+// flags set on the command line, the config file (-config, or Bind's
+// default file), and the values it held when bound. Call it after the flag
+// set is parsed.
+func (b *Bound) Apply() error {
+	if b.file != "" {
+		if err := Load(b.file, b.dst.Addr().Interface()); err != nil {
+			return err
+		}
+	}
+	b.fs.Visit(func(fl *flag.Flag) {
+		if f, ok := b.fields[fl.Name]; ok {
+			b.dst.FieldByIndex(f.Index).Set(b.flags.FieldByIndex(f.Index))
+		}
+	})
+	return nil
+}
+
+// File returns the config file Apply reads ("" for none).
+func (b *Bound) File() string { return b.file }
+
+// listValue is a []string flag: a space-separated list.
+type listValue []string
+
+func (l *listValue) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(*l, " ")
+}
+
+func (l *listValue) Set(s string) error {
+	*l = strings.Fields(s)
+	return nil
+}
+
+// Load reads the JSON config file at path into the settings struct dst
+// points to: keys present in the file replace its values, others keep them.
+// Errors name the file, the line and the key: an unknown key (a misspelt
+// setting is not silently ignored), a value of the wrong type, bad JSON.
+func Load(path string, dst any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := Decode(data, dst); err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+// Decode is Load for a config file's contents; its errors name the line.
+func Decode(data []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return describe(data, dec, dst, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("line %d: unexpected data after the JSON object", lineOf(data, dec.InputOffset()))
+	}
+	return nil
+}
+
+// describe adds the line number, and the key where there is one, to a JSON
+// decoding error.
+func describe(data []byte, dec *json.Decoder, dst any, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("line %d: %v", lineOf(data, syn.Offset), err)
+	case errors.As(err, &typ):
+		// Settings are flat (embedded structs' fields are promoted), so the
+		// key is the path's last name.
+		key := typ.Field[strings.LastIndex(typ.Field, ".")+1:]
+		return fmt.Errorf("line %d: key %q: %v is not a valid %v", lineOf(data, typ.Offset), key, typ.Value, typ.Type)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		quoted := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		off := dec.InputOffset()
+		if i := bytes.Index(data, []byte(quoted)); i >= 0 {
+			off = int64(i)
+		}
+		line := lineOf(data, off)
+		if key, uerr := strconv.Unquote(quoted); uerr == nil {
+			if kebab := strings.ReplaceAll(key, "_", "-"); kebab != key {
+				if keys, kerr := Keys(dst); kerr == nil && slices.Contains(keys, kebab) {
+					return fmt.Errorf("line %d: key %s is now %q (keys are kebab-case, the flag names)", line, quoted, kebab)
+				}
+			}
+		}
+		return fmt.Errorf("line %d: unknown field %s (the keys are the flag names)", line, quoted)
+	}
+	return err
+}
+
+// lineOf returns the 1-based line of byte offset off in data.
+func lineOf(data []byte, off int64) int {
+	off = min(max(off, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
+}
