@@ -69,8 +69,11 @@ func TestDeclarationMistakesAreErrors(t *testing.T) {
 	type noUsage struct {
 		A int `json:"a"`
 	}
-	type twice struct {
+	type once struct {
 		A int `json:"a" usage:"x"`
+	}
+	type twice struct {
+		once
 		B int `json:"a" usage:"y"`
 	}
 	type snake struct {
