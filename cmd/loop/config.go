@@ -16,14 +16,12 @@ const defaultConfigFile = "configs/loop.json"
 // its key in the config file (configs/loop.json) and its flag (see package
 // configs); defaultConfig gives the defaults.
 type Config struct {
-	WorkDir      string   `json:"work-dir" usage:"scratch directory for the cycle (cleared first)"`
-	WeightsFile  string   `json:"weights-file" usage:"the generated evaluation tables"`
-	SelfplayArgs []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn), space-separated"`
-	TuneArgs     []string `json:"tune-args" usage:"bin/tune arguments (besides -data, -out, -report), space-separated"`
-	MatchArgs    []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, -pgn), space-separated"`
-	// KeepIfUndecided keeps the new tables when the SPRT ends undecided but
-	// the Elo interval lies above zero.
-	KeepIfUndecided bool `json:"keep-if-undecided" usage:"keep the new tables when the SPRT ends undecided but the Elo interval lies above zero"`
+	WorkDir         string   `json:"work-dir" usage:"scratch directory for the cycle (cleared first)"`
+	WeightsFile     string   `json:"weights-file" usage:"the generated evaluation tables"`
+	SelfplayArgs    []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn), space-separated"`
+	TuneArgs        []string `json:"tune-args" usage:"bin/tune arguments (besides -data, -out, -report), space-separated"`
+	MatchArgs       []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, -pgn), space-separated"`
+	KeepIfUndecided bool     `json:"keep-if-undecided" usage:"keep the new tables when the SPRT ends undecided but the Elo interval lies above zero"`
 }
 
 // defaultConfig returns the defaults of every setting.
