@@ -39,9 +39,8 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
+	"time"
 )
 
 // Field is one setting of a settings struct.
@@ -148,8 +147,17 @@ func Bind(fs *flag.FlagSet, dst any, defaultFile string) (*Bound, error) {
 	b.flags.Set(b.dst)
 	fs.StringVar(&b.file, "config", defaultFile, "JSON config file whose keys are these flags' names")
 	for _, f := range fields {
-		p := b.flags.FieldByIndex(f.Index).Addr().Interface()
-		switch p := p.(type) {
+		fv := b.flags.FieldByIndex(f.Index)
+		if fv.Kind() == reflect.Slice && !fv.IsNil() {
+			// The flags' copy must not share a backing array with dst,
+			// which the config file is decoded into.
+			c := reflect.MakeSlice(fv.Type(), fv.Len(), fv.Len())
+			reflect.Copy(c, fv)
+			fv.Set(c)
+		}
+		switch p := fv.Addr().Interface().(type) {
+		case flag.Value:
+			fs.Var(p, f.Key, f.Usage)
 		case *string:
 			fs.StringVar(p, f.Key, *p, f.Usage)
 		case *bool:
@@ -193,6 +201,41 @@ func (b *Bound) Apply() error {
 // File returns the config file Apply reads ("" for none).
 func (b *Bound) File() string { return b.file }
 
+// Duration is a time.Duration setting: a flag and a config-file string in
+// time.ParseDuration's form ("500ms", "1m30s"); a JSON number is
+// nanoseconds.
+type Duration time.Duration
+
+// Set parses a flag's value.
+func (d *Duration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// String formats the duration as time.Duration does.
+func (d *Duration) String() string { return time.Duration(*d).String() }
+
+// UnmarshalJSON reads a string such as "500ms", or a number of nanoseconds.
+func (d *Duration) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		return d.Set(s)
+	}
+	var n int64
+	if err := json.Unmarshal(data, &n); err != nil {
+		return fmt.Errorf("%s is not a duration such as \"500ms\"", data)
+	}
+	*d = Duration(n)
+	return nil
+}
+
+// MarshalJSON writes the duration as a string such as "500ms".
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
 // listValue is a []string flag: a space-separated list.
 type listValue []string
 
@@ -225,47 +268,69 @@ func Load(path string, dst any) error {
 
 // Decode is Load for a config file's contents; its errors name the line.
 func Decode(data []byte, dst any) error {
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("configs: Decode needs a pointer to a struct, not %T", dst)
+	}
+	fields, err := Fields(v.Elem().Type())
+	if err != nil {
+		return err
+	}
+	byKey := map[string]Field{}
+	for _, f := range fields {
+		byKey[f.Key] = f
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return describe(data, dec, dst, err)
+	syntax := func(err error) error {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return fmt.Errorf("line %d: %v", lineOf(data, syn.Offset), err)
+		}
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("line %d: unexpected end of the file", lineOf(data, int64(len(data))))
+		}
+		return fmt.Errorf("line %d: %v", lineOf(data, dec.InputOffset()), err)
+	}
+	if tok, err := dec.Token(); err != nil {
+		return syntax(err)
+	} else if tok != json.Delim('{') {
+		return fmt.Errorf("line %d: the file must hold a JSON object", lineOf(data, dec.InputOffset()))
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return syntax(err)
+		}
+		key := tok.(string) // an object's keys are strings, else Token fails
+		line := lineOf(data, dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return syntax(err)
+		}
+		f, ok := byKey[key]
+		if !ok {
+			if kebab := strings.ReplaceAll(key, "_", "-"); kebab != key {
+				if _, ok := byKey[kebab]; ok {
+					return fmt.Errorf("line %d: key %q is now %q (keys are kebab-case, the flag names)", line, key, kebab)
+				}
+			}
+			return fmt.Errorf("line %d: unknown field %q (the keys are the flag names)", line, key)
+		}
+		if err := json.Unmarshal(raw, v.Elem().FieldByIndex(f.Index).Addr().Interface()); err != nil {
+			var typ *json.UnmarshalTypeError
+			if errors.As(err, &typ) {
+				return fmt.Errorf("line %d: key %q: %v is not a valid %v", line, key, typ.Value, typ.Type)
+			}
+			return fmt.Errorf("line %d: key %q: %v", line, key, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return syntax(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("line %d: unexpected data after the JSON object", lineOf(data, dec.InputOffset()))
 	}
 	return nil
-}
-
-// describe adds the line number, and the key where there is one, to a JSON
-// decoding error.
-func describe(data []byte, dec *json.Decoder, dst any, err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("line %d: %v", lineOf(data, syn.Offset), err)
-	case errors.As(err, &typ):
-		// Settings are flat (embedded structs' fields are promoted), so the
-		// key is the path's last name.
-		key := typ.Field[strings.LastIndex(typ.Field, ".")+1:]
-		return fmt.Errorf("line %d: key %q: %v is not a valid %v", lineOf(data, typ.Offset), key, typ.Value, typ.Type)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		quoted := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		off := dec.InputOffset()
-		if i := bytes.Index(data, []byte(quoted)); i >= 0 {
-			off = int64(i)
-		}
-		line := lineOf(data, off)
-		if key, uerr := strconv.Unquote(quoted); uerr == nil {
-			if kebab := strings.ReplaceAll(key, "_", "-"); kebab != key {
-				if keys, kerr := Keys(dst); kerr == nil && slices.Contains(keys, kebab) {
-					return fmt.Errorf("line %d: key %s is now %q (keys are kebab-case, the flag names)", line, quoted, kebab)
-				}
-			}
-		}
-		return fmt.Errorf("line %d: unknown field %s (the keys are the flag names)", line, quoted)
-	}
-	return err
 }
 
 // lineOf returns the 1-based line of byte offset off in data.

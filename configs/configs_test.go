@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 type inner struct {
@@ -160,5 +162,64 @@ func TestLoadErrorsNameTheFileLineAndKey(t *testing.T) {
 	}
 	if err := Load(filepath.Join(t.TempDir(), "none.json"), &k); err == nil || !strings.Contains(err.Error(), "none.json") {
 		t.Fatalf("missing file: %v", err)
+	}
+}
+
+// pair is a setting of a type of its own: a flag.Value that also decodes
+// from JSON.
+type pair [2]string
+
+func (p *pair) String() string { return p[0] + "=" + p[1] }
+
+func (p *pair) Set(s string) error {
+	a, b, ok := strings.Cut(s, "=")
+	if !ok {
+		return errors.New("want NAME=VALUE")
+	}
+	*p = pair{a, b}
+	return nil
+}
+
+func (p *pair) UnmarshalText(text []byte) error { return p.Set(string(text)) }
+
+type timed struct {
+	Wait  Duration `json:"wait" usage:"how long to wait"`
+	Opt   pair     `json:"opt" usage:"an option NAME=VALUE"`
+	Words []string `json:"words" usage:"words"`
+}
+
+func TestDurationsAndValuesOfTheirOwnAreFlagsAndKeys(t *testing.T) {
+	path := writeFile(t, "{\n  \"wait\": \"1m30s\",\n  \"opt\": \"Hash=16\",\n  \"words\": [\"a\", \"b\"]\n}")
+	s := timed{Wait: Duration(500 * time.Millisecond), Words: []string{"x", "y"}}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	b, err := Bind(fs, &s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := fs.Lookup("wait"); f == nil || f.DefValue != "500ms" {
+		t.Fatalf("-wait default: %+v", f)
+	}
+	if err := fs.Parse([]string{"-config", path, "-opt", "Threads=2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	want := timed{Wait: Duration(90 * time.Second), Opt: pair{"Threads", "2"}, Words: []string{"a", "b"}}
+	if !reflect.DeepEqual(s, want) {
+		t.Fatalf("got %+v, want %+v", s, want)
+	}
+	for text, msg := range map[string]string{
+		"{\n\"wait\": \"soon\"\n}":     `line 2: key "wait"`,
+		"{\n\n\"opt\": \"x\"\n}":       `line 3: key "opt": want NAME=VALUE`,
+		"{\n\"words\": [1]\n}":         `line 2: key "words": number is not a valid string`,
+		"[1]":                          "must hold a JSON object",
+		"{\n\"wait\": \"1s\"":          "line 2: unexpected end",
+		"{\n\"wait\": \"1s\" \"opt\"}": "line 2",
+	} {
+		var s timed
+		if err := Decode([]byte(text), &s); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: error %v, want one with %q", text, err, msg)
+		}
 	}
 }
