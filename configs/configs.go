@@ -129,8 +129,11 @@ type Bound struct {
 
 // Bind defines on fs the flag -config FILE (defaultFile: the file read when
 // -config is not given; "" for none) and one flag per setting of the struct
-// dst points to, with dst's current values as the defaults. Flags of type
-// []string take a space-separated list. Call Apply after fs.Parse.
+// dst points to, with dst's current values as the defaults. A setting's
+// type is string, bool, int, int64, uint64, float64, Duration, []string (its
+// flag takes a space-separated list) or any type whose pointer is a
+// flag.Value (for config files it should also decode from JSON, e.g. as an
+// encoding.TextUnmarshaler). Call Apply after fs.Parse.
 //
 // Bind's errors are mistakes in the struct's declaration: a missing usage
 // tag, a duplicate key, a field type no flag can hold.
