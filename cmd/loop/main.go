@@ -28,10 +28,11 @@ func main() {
 	if errors.Is(err, flag.ErrHelp) {
 		return
 	}
-	if err == nil {
-		err = run(cfg, os.Stdout, os.Stderr)
-	}
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "loop:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loop:", err)
 		os.Exit(1)
 	}
