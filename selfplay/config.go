@@ -7,50 +7,60 @@ package selfplay
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
+
+	"chessforge/configs"
 )
 
-// Config describes a self-play job and how to run it. The JSON names are the
-// command-line flag names, so that a config file sets the same things as
-// the flags. The fields above Workers decide the games; the ones below decide
-// only how they are produced and where they go.
+// Config describes a self-play job and how to run it. Each setting is
+// declared here once: its json name is both its config-file key and its
+// command-line flag (see package configs), its usage tag the flag's help,
+// and DefaultConfig gives its default. The job tag says whether it decides
+// the games: "yes" puts it in the job record that -resume compares (see
+// jobRecord), "file" puts the file's name and a hash of its contents there,
+// "no" means it decides only how the games are produced and where they go.
 type Config struct {
-	Games int    `json:"games"` // games in the whole job (all shards)
-	Seed  uint64 `json:"seed"`  // every game's randomness comes from Seed and its number
+	Games int    `json:"games" job:"yes" usage:"games in the whole job (all shards)"`
+	Seed  uint64 `json:"seed" job:"yes" usage:"seed: the same seed, config and engine give the same games"`
 
-	Nodes uint64 `json:"nodes"` // nodes per move (0: no node limit)
-	Depth int    `json:"depth"` // depth per move (0: no depth limit); with Nodes, whichever comes first
-	Hash  int    `json:"hash"`  // transposition table per worker, MiB
+	Nodes uint64 `json:"nodes" job:"yes" usage:"nodes per move (0: none)"`
+	Depth int    `json:"depth" job:"yes" usage:"depth per move (0: none); with -nodes, whichever comes first"`
+	Hash  int    `json:"hash" job:"yes" usage:"transposition table per worker, MiB"`
 
-	RandomPlies   int     `json:"random-plies"`   // uniformly random plies at the start
-	MultiPVPlies  int     `json:"multipv-plies"`  // plies (after the random ones) chosen among the top lines
-	MultiPV       int     `json:"multipv"`        // lines searched on those plies
-	MultiPVMargin int     `json:"multipv-margin"` // a line is a candidate within this many cp of the best
-	Book          string  `json:"book"`           // EPD or PGN file of openings
-	Endgames      string  `json:"endgames"`       // comma-separated material signatures, e.g. "KRPvKR,KQvKR"
-	EndgameShare  float64 `json:"endgame-share"`  // share of games started from a generated endgame
+	RandomPlies   int     `json:"random-plies" job:"yes" usage:"uniformly random plies at the start (not for generated endgames)"`
+	MultiPVPlies  int     `json:"multipv-plies" job:"yes" usage:"plies after the random ones chosen at random among the top lines"`
+	MultiPV       int     `json:"multipv" job:"yes" usage:"lines searched on those plies"`
+	MultiPVMargin int     `json:"multipv-margin" job:"yes" usage:"a line is a candidate within this many centipawns of the best"`
+	Book          string  `json:"book" job:"file" usage:"opening book, EPD or PGN"`
+	Endgames      string  `json:"endgames" job:"yes" usage:"start from random legal positions of these material signatures, e.g. KRPvKR,KQvKR"`
+	EndgameShare  float64 `json:"endgame-share" job:"yes" usage:"share of games started from -endgames positions"`
 
-	ResignScore int `json:"resign-score"` // adjudicate a win when |score| >= this ... (0: never)
-	ResignPlies int `json:"resign-plies"` // ... for this many plies in a row, one side's way
-	DrawPly     int `json:"draw-ply"`     // adjudicate a draw from this ply on when ...
-	DrawScore   int `json:"draw-score"`   // ... |score| <= this ...
-	DrawPlies   int `json:"draw-plies"`   // ... for this many plies in a row (0: never)
-	MaxPlies    int `json:"max-plies"`    // the game is a draw by ply cap at this many plies (0: no cap)
+	ResignScore int `json:"resign-score" job:"yes" usage:"adjudicate a win when |score| >= this (0: never) ..."`
+	ResignPlies int `json:"resign-plies" job:"yes" usage:"... for this many plies in a row"`
+	DrawPly     int `json:"draw-ply" job:"yes" usage:"adjudicate a draw from this ply on when ..."`
+	DrawScore   int `json:"draw-score" job:"yes" usage:"... |score| <= this ..."`
+	DrawPlies   int `json:"draw-plies" job:"yes" usage:"... for this many plies in a row (0: never)"`
+	MaxPlies    int `json:"max-plies" job:"yes" usage:"ply cap: the game is drawn at this many plies (0: none)"`
 
-	WriteMinPly   int `json:"write-min-ply"`   // record positions from this ply on
-	WriteMaxScore int `json:"write-max-score"` // record only positions with |score| <= this (0: all)
+	WriteMinPly   int `json:"write-min-ply" job:"yes" usage:"record positions from this ply on"`
+	WriteMaxScore int `json:"write-max-score" job:"yes" usage:"record only positions with |score| <= this (0: all)"`
 
-	Workers   int    `json:"workers"`    // games played at once (0: one per core)
-	Out       string `json:"out"`        // a .parquet file, or a directory of part files
-	PartGames int    `json:"part-games"` // games per part file in a directory
-	Shard     string `json:"shard"`      // "K/N": this process plays shard K of N ("" or "auto": from the environment)
-	PGN       string `json:"pgn"`        // also write the games as PGN here
+	Workers   int    `json:"workers" job:"no" usage:"games played at once (0: one per core)"`
+	Out       string `json:"out" job:"no" usage:"output: a .parquet file, or a directory of part files (sharded or large jobs always make a directory)"`
+	PartGames int    `json:"part-games" job:"no" usage:"games per part file in an output directory"`
+	// Shard is not in the job record, but the number of shards it resolves
+	// to is: each shard of a job plays different games.
+	Shard string `json:"shard" job:"no" usage:"K/N: play shard K of N (default: from JOB_COMPLETION_INDEX+SELFPLAY_SHARDS or SLURM_ARRAY_TASK_*)"`
+	PGN   string `json:"pgn" job:"no" usage:"also write the games as PGN to this file (sharded: the shard is added to the name)"`
 }
 
 // DefaultConfig returns the defaults of every setting.
@@ -143,76 +153,87 @@ func (c *Config) workers() int {
 	return runtime.NumCPU()
 }
 
-// jobConfig is the part of Config that decides the games: two runs whose
-// jobConfigs agree produce the same games.
-type jobConfig struct {
-	Games         int     `json:"games"`
-	Seed          uint64  `json:"seed"`
-	Nodes         uint64  `json:"nodes"`
-	Depth         int     `json:"depth"`
-	Hash          int     `json:"hash"`
-	RandomPlies   int     `json:"random-plies"`
-	MultiPVPlies  int     `json:"multipv-plies"`
-	MultiPV       int     `json:"multipv"`
-	MultiPVMargin int     `json:"multipv-margin"`
-	Book          string  `json:"book"`
-	BookSHA256    string  `json:"book-sha256,omitempty"`
-	Endgames      string  `json:"endgames"`
-	EndgameShare  float64 `json:"endgame-share"`
-	ResignScore   int     `json:"resign-score"`
-	ResignPlies   int     `json:"resign-plies"`
-	DrawPly       int     `json:"draw-ply"`
-	DrawScore     int     `json:"draw-score"`
-	DrawPlies     int     `json:"draw-plies"`
-	MaxPlies      int     `json:"max-plies"`
-	WriteMinPly   int     `json:"write-min-ply"`
-	WriteMaxScore int     `json:"write-max-score"`
-	Shards        int     `json:"shards"`
-	Engine        string  `json:"engine"`
+// jobRecord returns the job record: the JSON object of the settings that
+// decide the games (job:"yes"; for job:"file", the file's base name and
+// the SHA-256 of its contents under the key with "-sha256" added), in
+// declaration order, then the number of shards and the engine's version.
+// Two runs whose records agree produce the same games; -resume compares
+// them byte for byte with the record in the files already written.
+func jobRecord(cfg *Config, shards int, engine string) ([]byte, error) {
+	fields, err := configFields()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	add := func(key string, v any) error {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if buf.Len() > 1 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, "%q:%s", key, data)
+		return nil
+	}
+	cv := reflect.ValueOf(cfg).Elem()
+	for _, f := range fields {
+		v := cv.FieldByIndex(f.Index).Interface()
+		switch f.Tag.Get("job") {
+		case "yes":
+			err = add(f.Key, v)
+		case "file":
+			path := v.(string)
+			name := path
+			if path != "" {
+				name = filepath.Base(path)
+			}
+			if err = add(f.Key, name); err == nil && path != "" {
+				var data []byte
+				if data, err = os.ReadFile(path); err != nil {
+					return nil, fmt.Errorf("selfplay: %w", err)
+				}
+				sum := sha256.Sum256(data)
+				err = add(f.Key+"-sha256", hex.EncodeToString(sum[:]))
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := add("shards", shards); err != nil {
+		return nil, err
+	}
+	if err := add("engine", engine); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// configFields returns Config's settings, checking that each one says
+// whether it decides the games.
+func configFields() ([]configs.Field, error) {
+	fields, err := configs.Fields(reflect.TypeFor[Config]())
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fields {
+		if j := f.Tag.Get("job"); j != "yes" && j != "no" && !(j == "file" && f.Type.Kind() == reflect.String) {
+			return nil, fmt.Errorf("selfplay: Config setting %q: job tag %q, want yes, no or file", f.Key, j)
+		}
+	}
+	return fields, nil
 }
 
 // LoadConfig reads a JSON config file over base: keys present in the file
 // replace base's values, others keep them. Unknown keys are errors, so that a
-// misspelt setting is not silently ignored.
+// misspelt setting is not silently ignored; errors name the file and line.
 func LoadConfig(path string, base Config) (Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return base, fmt.Errorf("selfplay: config: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	c := base
-	if err := dec.Decode(&c); err != nil {
-		return base, fmt.Errorf("selfplay: config %s: %w", path, describeJSONError(data, dec, err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return base, fmt.Errorf("selfplay: config %s:%d: unexpected data after the JSON object", path, lineOf(data, dec.InputOffset()))
+	if err := configs.Load(path, &c); err != nil {
+		return base, fmt.Errorf("selfplay: %w", err)
 	}
 	return c, nil
-}
-
-// describeJSONError adds the line number to a JSON decoding error.
-func describeJSONError(data []byte, dec *json.Decoder, err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("line %d: %v", lineOf(data, syn.Offset), err)
-	case errors.As(err, &typ):
-		return fmt.Errorf("line %d: key %q: %v is not a valid %v", lineOf(data, typ.Offset), typ.Field, typ.Value, typ.Type)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		key := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		off := dec.InputOffset()
-		if i := bytes.Index(data, []byte(key)); i >= 0 {
-			off = int64(i)
-		}
-		return fmt.Errorf("line %d: unknown field %s (the keys are the flag names)", lineOf(data, off), key)
-	}
-	return err
-}
-
-// lineOf returns the 1-based line of byte offset off in data.
-func lineOf(data []byte, off int64) int {
-	off = min(max(off, 0), int64(len(data)))
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

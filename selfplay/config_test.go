@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"chessforge/configs"
 )
 
 func TestShippedConfigsAreValid(t *testing.T) {
@@ -26,10 +29,11 @@ func TestShippedConfigsAreValid(t *testing.T) {
 	}
 }
 
-func TestConfigKeysAreTheFlagNamesAndCoverEverySetting(t *testing.T) {
-	data, _ := json.Marshal(DefaultConfig())
-	var keys map[string]any
-	json.Unmarshal(data, &keys)
+func TestShippedConfigShowsEverySetting(t *testing.T) {
+	keys, err := configs.Keys(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	shipped, err := os.ReadFile("../configs/selfplay.json")
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +42,7 @@ func TestConfigKeysAreTheFlagNamesAndCoverEverySetting(t *testing.T) {
 	if err := json.Unmarshal(shipped, &def); err != nil {
 		t.Fatal(err)
 	}
-	for k := range keys {
+	for _, k := range keys {
 		if _, ok := def[k]; !ok {
 			t.Errorf("configs/selfplay.json does not show setting %q", k)
 		}
@@ -204,5 +208,85 @@ func TestClusterExamplesAgreeWithTheProgram(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^#SBATCH --array=0-\d+$`).Match(slurm) {
 		t.Fatal("the Slurm example needs a contiguous array without a step")
+	}
+}
+
+func TestJobRecordIsTheOneResumeCompares(t *testing.T) {
+	// The record's bytes are compared with the ones in files written by
+	// earlier runs (and earlier versions): its form must not change.
+	cfg := DefaultConfig()
+	got, err := jobRecord(&cfg, 1, "v0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"games":100,"seed":1,"nodes":5000,"depth":0,"hash":16,"random-plies":4,"multipv-plies":8,"multipv":4,"multipv-margin":40,"book":"","endgames":"","endgame-share":1,"resign-score":1000,"resign-plies":6,"draw-ply":80,"draw-score":10,"draw-plies":12,"max-plies":400,"write-min-ply":8,"write-max-score":3000,"shards":1,"engine":"v0"}`
+	if string(got) != want {
+		t.Fatalf("job record\n got %s\nwant %s", got, want)
+	}
+	book := filepath.Join(t.TempDir(), "book.epd")
+	writeFile(t, book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+	cfg.Book = book
+	got, err = jobRecord(&cfg, 4, "v0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `"book":"book.epd","book-sha256":"`) || !strings.HasSuffix(string(got), `"shards":4,"engine":"v0"}`) {
+		t.Fatalf("job record with a book: %s", got)
+	}
+}
+
+// TestEveryGameDecidingSettingIsInTheJobRecord changes each setting of
+// Config in turn: the ones tagged job:"yes" or "file" must change the
+// record -resume compares, the others must not.
+func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
+	fields, err := configFields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := reflect.TypeFor[Config]().NumField(); len(fields) != n {
+		t.Fatalf("%d of Config's %d fields are settings: every field needs a json key, usage and job tag", len(fields), n)
+	}
+	base := DefaultConfig()
+	before, err := jobRecord(&base, 1, "v0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	book := filepath.Join(t.TempDir(), "book.epd")
+	writeFile(t, book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+	for _, f := range fields {
+		c := DefaultConfig()
+		v := reflect.ValueOf(&c).Elem().FieldByIndex(f.Index)
+		switch v.Kind() {
+		case reflect.Int:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		case reflect.Float64:
+			v.SetFloat(v.Float() / 2)
+		case reflect.String:
+			v.SetString(book)
+		default:
+			t.Fatalf("setting %q: no test change for %v", f.Key, v.Kind())
+		}
+		after, err := jobRecord(&c, 1, "v0")
+		if err != nil {
+			t.Fatalf("%s: %v", f.Key, err)
+		}
+		deciding := f.Tag.Get("job") != "no"
+		if changed := string(after) != string(before); changed != deciding {
+			t.Errorf("setting %q (job:%q): changing it changes the job record: %v", f.Key, f.Tag.Get("job"), changed)
+		}
+	}
+	// The same book under another name is the same job; other contents are not.
+	other := filepath.Join(t.TempDir(), "book.epd")
+	writeFile(t, other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+	a, b := DefaultConfig(), DefaultConfig()
+	a.Book, b.Book = book, other
+	ra, _ := jobRecord(&a, 1, "v0")
+	rb, _ := jobRecord(&b, 1, "v0")
+	writeFile(t, other, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n")
+	rc, _ := jobRecord(&b, 1, "v0")
+	if string(ra) != string(rb) || string(rb) == string(rc) {
+		t.Errorf("book records: same contents %v, other contents %v", string(ra) == string(rb), string(rb) != string(rc))
 	}
 }

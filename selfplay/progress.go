@@ -5,37 +5,26 @@ import (
 	"io"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"chessforge/configs/progress"
 )
 
-// progress shows a bar of the shard's games with positions, games/s, W/D/L
+// gameBar shows a bar of the shard's games with positions, games/s, W/D/L
 // and the time left.
-type progress struct {
-	bar  *progressbar.ProgressBar
-	w    io.Writer
+type gameBar struct {
+	bar  *progress.Bar // nil: no bar
 	last time.Time
 }
 
-func newProgress(w io.Writer, s *Summary) *progress {
-	if w == nil {
-		return &progress{}
-	}
-	bar := progressbar.NewOptions(s.Total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("games"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetWidth(20),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionSetRenderBlankState(true),
-	)
-	bar.Set(s.Done)
-	return &progress{bar: bar, w: w}
+func newProgress(w io.Writer, s *Summary) *gameBar {
+	bar := progress.New(w, int64(s.Total), "games", progress.Style{
+		Width: 20, Throttle: 200 * time.Millisecond, Elapsed: true, RenderBlank: true, EndLine: true,
+	})
+	bar.Set(int64(s.Done))
+	return &gameBar{bar: bar}
 }
 
 // update shows the counts after a game is written.
-func (p *progress) update(s *Summary, elapsed time.Duration) {
+func (p *gameBar) update(s *Summary, elapsed time.Duration) {
 	if p.bar == nil {
 		return
 	}
@@ -47,11 +36,11 @@ func (p *progress) update(s *Summary, elapsed time.Duration) {
 		}
 		p.bar.Describe(fmt.Sprintf("games (%d positions, %.2f games/s, +%d =%d -%d)", s.Positions, rate, s.Wins, s.Draws, s.Losses))
 	}
-	p.bar.Set(s.Done)
+	p.bar.Set(int64(s.Done))
 }
 
 // finish ends the bar's line so that what follows starts on a new one.
-func (p *progress) finish(s *Summary) {
+func (p *gameBar) finish(s *Summary) {
 	if p.bar == nil {
 		return
 	}
@@ -61,5 +50,4 @@ func (p *progress) finish(s *Summary) {
 	} else {
 		p.bar.Exit()
 	}
-	fmt.Fprintln(p.w)
 }

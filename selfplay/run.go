@@ -2,9 +2,6 @@ package selfplay
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,27 +109,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	var book []pgn.Opening
-	job := jobConfig{
-		Games: cfg.Games, Seed: cfg.Seed, Nodes: cfg.Nodes, Depth: cfg.Depth, Hash: cfg.Hash,
-		RandomPlies: cfg.RandomPlies, MultiPVPlies: cfg.MultiPVPlies, MultiPV: cfg.MultiPV, MultiPVMargin: cfg.MultiPVMargin,
-		Book: cfg.Book, Endgames: cfg.Endgames, EndgameShare: cfg.EndgameShare,
-		ResignScore: cfg.ResignScore, ResignPlies: cfg.ResignPlies,
-		DrawPly: cfg.DrawPly, DrawScore: cfg.DrawScore, DrawPlies: cfg.DrawPlies, MaxPlies: cfg.MaxPlies,
-		WriteMinPly: cfg.WriteMinPly, WriteMaxScore: cfg.WriteMaxScore,
-		Shards: shard.N, Engine: uci.Version,
-	}
 	if cfg.Book != "" {
 		if book, err = LoadBook(cfg.Book); err != nil {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
-		data, err := os.ReadFile(cfg.Book)
-		if err != nil {
-			return nil, fmt.Errorf("selfplay: %w", err)
-		}
-		sum := sha256.Sum256(data)
-		job.Book, job.BookSHA256 = filepath.Base(cfg.Book), hex.EncodeToString(sum[:])
 	}
-	jobJSON, err := json.Marshal(job)
+	jobJSON, err := jobRecord(&cfg, shard.N, uci.Version)
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,9 @@
 // and an analytic gradient computed over partitions of the positions on
 // all cores, watching a validation set split off by game and keeping the
 // weights where its error was lowest. WriteReport writes the errors per
-// iteration (CSV and PNG) and the largest weight changes; cmd/tune writes
-// the weights back with evalgen.
+// iteration (CSV and PNG) and the largest weight changes. Run is the whole
+// algorithm in that order, from Options to the weights file written back
+// with evalgen; cmd/tune reads the Options from flags and a config file.
 //
 // The evaluation itself is never re-implemented: the coefficients come
 // from the evaluation's own trace, and the tuner's compact loop follows

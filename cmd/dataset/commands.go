@@ -32,8 +32,8 @@ func runInfo(args []string, out, errw io.Writer) error {
 		return err
 	}
 	b := newBar(errw, *quiet, total, "counting games")
-	in, err := stats.Describe(path, b.add)
-	b.done()
+	in, err := stats.Describe(path, b.Add)
+	b.Finish()
 	if err != nil {
 		return err
 	}
@@ -53,8 +53,8 @@ func runStats(args []string, out, errw io.Writer) error {
 		return err
 	}
 	b := newBar(errw, *quiet, total, "reading")
-	s, err := stats.Compute(path, b.add)
-	b.done()
+	s, err := stats.Compute(path, b.Add)
+	b.Finish()
 	if err != nil {
 		return err
 	}
@@ -138,8 +138,8 @@ func runVerify(args []string, out, errw io.Writer) error {
 	}
 	b := newBar(errw, *quiet, total, "verifying")
 	start := time.Now()
-	rep, err := verify.Dataset(path, verify.Options{Keep: max(*show, 1), Progress: b.add})
-	b.done()
+	rep, err := verify.Dataset(path, verify.Options{Keep: max(*show, 1), Progress: b.Add})
+	b.Finish()
 	if err != nil {
 		return err
 	}
@@ -183,8 +183,8 @@ func runSplit(args []string, out, errw io.Writer) error {
 	}
 	b := newBar(errw, *quiet, total, "splitting")
 	start := time.Now()
-	rep, err := reshard.Split(path, *dir, reshard.SplitOptions{Val: *val, Seed: *seed, Progress: b.add})
-	b.done()
+	rep, err := reshard.Split(path, *dir, reshard.SplitOptions{Val: *val, Seed: *seed, Progress: b.Add})
+	b.Finish()
 	if err != nil {
 		return err
 	}
@@ -216,8 +216,8 @@ func runMerge(args []string, out, errw io.Writer) error {
 	}
 	b := newBar(errw, *quiet, total, "merging")
 	start := time.Now()
-	rep, err := reshard.Merge(paths, *file, reshard.MergeOptions{Dedup: *dedup, Progress: b.add})
-	b.done()
+	rep, err := reshard.Merge(paths, *file, reshard.MergeOptions{Dedup: *dedup, Progress: b.Add})
+	b.Finish()
 	if err != nil {
 		return err
 	}
@@ -255,20 +255,20 @@ func runExport(args []string, out, errw io.Writer) error {
 	var detail string
 	switch *format {
 	case "epd":
-		rows, err = export.EPD(path, *dest, b.add)
+		rows, err = export.EPD(path, *dest, b.Add)
 		detail = *dest
 	case "npy":
 		var m *export.Manifest
-		m, err = export.NPY(path, *dest, export.NPYOptions{ShardRows: *shardRows, Progress: b.add})
+		m, err = export.NPY(path, *dest, export.NPYOptions{ShardRows: *shardRows, Progress: b.Add})
 		if m != nil {
 			rows = m.Rows
 			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", *dest, len(m.Shards), export.BytesPerRow)
 		}
 	default:
-		b.done()
+		b.Finish()
 		return usagef("-format %q: want epd or npy", *format)
 	}
-	b.done()
+	b.Finish()
 	if err != nil {
 		return err
 	}

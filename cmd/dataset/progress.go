@@ -1,54 +1,22 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
+	"chessforge/configs/progress"
 	"chessforge/datasets"
 )
 
-// bar is a progress bar of rows on standard error; a nil *bar shows
-// nothing.
-type bar struct {
-	pb *progressbar.ProgressBar
-	w  io.Writer
-}
-
-// newBar starts a bar of total rows, or returns nil when quiet.
-func newBar(w io.Writer, quiet bool, total int64, desc string) *bar {
-	if quiet || w == nil {
+// newBar starts a progress bar of total rows on w, or returns nil (a bar
+// that draws nothing) when quiet.
+func newBar(w io.Writer, quiet bool, total int64, desc string) *progress.Bar {
+	if quiet {
 		return nil
 	}
-	pb := progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("rows"),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetWidth(25),
-		progressbar.OptionThrottle(200*time.Millisecond),
-	)
-	return &bar{pb: pb, w: w}
-}
-
-// add is a progress callback: n more rows done.
-func (b *bar) add(n int) {
-	if b != nil {
-		b.pb.Add(n)
-	}
-}
-
-// done ends the bar's line.
-func (b *bar) done() {
-	if b != nil {
-		b.pb.Finish()
-		fmt.Fprintln(b.w)
-	}
+	return progress.New(w, total, desc, progress.Style{
+		Width: 25, Throttle: 200 * time.Millisecond, Elapsed: true, Unit: "rows", EndLine: true,
+	})
 }
 
 // totalRows returns the rows of the datasets at paths, from their footers.

@@ -13,7 +13,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,40 +27,16 @@ import (
 	"chessforge/selfplay/match/stats"
 )
 
-// Config is the loop's configuration file: where to work and the extra
-// arguments of each stage's command.
-type Config struct {
-	WorkDir      string   `json:"work_dir"`      // scratch directory for the cycle (cleared first)
-	WeightsFile  string   `json:"weights_file"`  // the generated evaluation tables
-	SelfplayArgs []string `json:"selfplay_args"` // bin/selfplay arguments (besides -out, -pgn)
-	TuneArgs     []string `json:"tune_args"`     // bin/tune arguments (besides -data, -out, -report)
-	MatchArgs    []string `json:"match_args"`    // bin/match arguments (besides -a, -b, -pgn)
-	// KeepIfUndecided keeps the new tables when the SPRT ends undecided but
-	// the Elo interval lies above zero.
-	KeepIfUndecided bool `json:"keep_if_undecided"`
-}
-
-func loadConfig(path string) (Config, error) {
-	c := Config{WorkDir: "data/loop", WeightsFile: "engine/eval/weights_gen.go", KeepIfUndecided: true}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return c, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
-	}
-	if c.WorkDir == "" || c.WeightsFile == "" {
-		return c, fmt.Errorf("%s: work_dir and weights_file must not be empty", path)
-	}
-	return c, nil
-}
-
 func main() {
-	cfgPath := flag.String("config", "configs/loop.json", "loop configuration (JSON)")
-	flag.Parse()
-	if err := run(*cfgPath, os.Stdout, os.Stderr); err != nil {
+	cfg, err := parseArgs(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loop:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "loop:", err)
 		os.Exit(1)
 	}
@@ -123,12 +98,8 @@ func copyFile(dst, src string) error {
 	return os.Rename(tmp, dst)
 }
 
-func run(cfgPath string, stdout, stderr io.Writer) error {
+func run(cfg Config, stdout, stderr io.Writer) error {
 	start := time.Now()
-	cfg, err := loadConfig(cfgPath)
-	if err != nil {
-		return err
-	}
 	for _, b := range []string{"bin/selfplay", "bin/tune"} {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run make build first", b)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,12 +80,12 @@ func TestKeepFollowsSPRTThenInterval(t *testing.T) {
 func TestLoadConfigRejectsUnknownFields(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
-	os.WriteFile(bad, []byte(`{"work_dir": "x", "selfplay_argz": []}`), 0o644)
-	if _, err := loadConfig(bad); err == nil {
-		t.Error("want an error naming the unknown field")
+	os.WriteFile(bad, []byte(`{"work-dir": "x", "selfplay-argz": []}`), 0o644)
+	if _, err := loadConfig(bad); err == nil || !strings.Contains(err.Error(), "selfplay-argz") {
+		t.Errorf("error %v, want one naming the unknown field", err)
 	}
 	good := filepath.Join(dir, "good.json")
-	os.WriteFile(good, []byte(`{"selfplay_args": ["-games", "10"]}`), 0o644)
+	os.WriteFile(good, []byte(`{"selfplay-args": ["-games", "10"]}`), 0o644)
 	c, err := loadConfig(good)
 	if err != nil {
 		t.Fatal(err)
@@ -91,10 +93,51 @@ func TestLoadConfigRejectsUnknownFields(t *testing.T) {
 	if c.WorkDir != "data/loop" || c.WeightsFile != "engine/eval/weights_gen.go" || len(c.SelfplayArgs) != 2 {
 		t.Errorf("defaults not applied: %+v", c)
 	}
+	empty := filepath.Join(dir, "empty.json")
+	os.WriteFile(empty, []byte(`{"work-dir": ""}`), 0o644)
+	if _, err := loadConfig(empty); err == nil || !strings.Contains(err.Error(), "empty.json") {
+		t.Errorf("empty work-dir: %v", err)
+	}
+}
+
+// TestOldSnakeCaseKeysAreRejectedWithTheNewName: configs/loop.json's keys
+// were snake_case; a file still using them is told the kebab-case name.
+func TestOldSnakeCaseKeysAreRejectedWithTheNewName(t *testing.T) {
+	old := filepath.Join(t.TempDir(), "old.json")
+	os.WriteFile(old, []byte("{\n  \"work-dir\": \"x\",\n  \"keep_if_undecided\": false\n}"), 0o644)
+	_, err := loadConfig(old)
+	if err == nil || !strings.Contains(err.Error(), "old.json") || !strings.Contains(err.Error(), `line 3: key "keep_if_undecided" is now "keep-if-undecided"`) {
+		t.Errorf("error %v, want one naming old.json, line 3 and keep-if-undecided", err)
+	}
+}
+
+func TestFlagsOverrideTheConfigFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "loop.json")
+	os.WriteFile(path, []byte(`{"work-dir": "w", "tune-args": ["-quiet"], "keep-if-undecided": true}`), 0o644)
+	c, err := parseArgs([]string{"-config", path, "-tune-args", "-lambda 0 -quiet", "-keep-if-undecided=false"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := defaultConfig()
+	want.WorkDir = "w"
+	want.TuneArgs, want.KeepIfUndecided = []string{"-lambda", "0", "-quiet"}, false
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got  %+v\nwant %+v", c, want)
+	}
+	if _, err := parseArgs([]string{"-config", path, "-work-dir", ""}, io.Discard); err == nil {
+		t.Error("an empty -work-dir is accepted")
+	}
+	if _, err := parseArgs([]string{"-config", path, "extra"}, io.Discard); err == nil {
+		t.Error("an extra argument is accepted")
+	}
 }
 
 func TestShippedConfigLoads(t *testing.T) {
-	if _, err := loadConfig("../../configs/loop.json"); err != nil {
+	c, err := loadConfig("../../configs/loop.json")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(c.SelfplayArgs) == 0 || len(c.TuneArgs) == 0 || len(c.MatchArgs) == 0 {
+		t.Errorf("stage arguments missing: %+v", c)
 	}
 }

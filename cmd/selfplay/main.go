@@ -6,21 +6,21 @@
 //
 // Every setting is a flag and a key of the JSON config file given with
 // -config (configs/selfplay.json is the default job); flags override the file.
+// The settings are declared once, in selfplay.Config and settings below.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/selfplay"
 )
@@ -104,83 +104,41 @@ func report(w io.Writer, cfg *selfplay.Config, s *selfplay.Summary) {
 	}
 }
 
+// settings are the command's settings: the job's, and how this run goes.
+type settings struct {
+	selfplay.Config
+	Resume bool `json:"resume" usage:"continue the job from the files an interrupted run left"`
+	Quiet  bool `json:"quiet" usage:"no progress bar"`
+}
+
 // parseArgs reads the flags over the config file over the defaults.
 func parseArgs(args []string, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
 	def := selfplay.DefaultConfig()
-	fc := def // the flags' values
+	s := settings{Config: def}
 	var opt selfplay.Options
-	var configPath string
-	var quiet bool
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: selfplay [-config FILE] [-games N] [-out PATH] [flags]\n\nPlays the engine against itself and writes a dataset (SPEC §3). Flags override the config file.")
+		fmt.Fprintln(stderr, "usage: selfplay [-config FILE] [-games N] [-out PATH] [flags]\n\nPlays the engine against itself and writes a dataset (SPEC §3). Flags override the config file (e.g. configs/selfplay.json), whose keys are the flags' names.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&configPath, "config", "", "JSON config file whose keys are these flags' names (e.g. configs/selfplay.json)")
-	fs.BoolVar(&opt.Resume, "resume", false, "continue the job from the files an interrupted run left")
-	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
-
-	fs.IntVar(&fc.Games, "games", def.Games, "games in the whole job (all shards)")
-	fs.Uint64Var(&fc.Seed, "seed", def.Seed, "seed: the same seed, config and engine give the same games")
-	fs.Uint64Var(&fc.Nodes, "nodes", def.Nodes, "nodes per move (0: none)")
-	fs.IntVar(&fc.Depth, "depth", def.Depth, "depth per move (0: none); with -nodes, whichever comes first")
-	fs.IntVar(&fc.Hash, "hash", def.Hash, "transposition table per worker, MiB")
-	fs.IntVar(&fc.RandomPlies, "random-plies", def.RandomPlies, "uniformly random plies at the start (not for generated endgames)")
-	fs.IntVar(&fc.MultiPVPlies, "multipv-plies", def.MultiPVPlies, "plies after the random ones chosen at random among the top lines")
-	fs.IntVar(&fc.MultiPV, "multipv", def.MultiPV, "lines searched on those plies")
-	fs.IntVar(&fc.MultiPVMargin, "multipv-margin", def.MultiPVMargin, "a line is a candidate within this many centipawns of the best")
-	fs.StringVar(&fc.Book, "book", def.Book, "opening book, EPD or PGN")
-	fs.StringVar(&fc.Endgames, "endgames", def.Endgames, "start from random legal positions of these material signatures, e.g. KRPvKR,KQvKR")
-	fs.Float64Var(&fc.EndgameShare, "endgame-share", def.EndgameShare, "share of games started from -endgames positions")
-	fs.IntVar(&fc.ResignScore, "resign-score", def.ResignScore, "adjudicate a win when |score| >= this (0: never) ...")
-	fs.IntVar(&fc.ResignPlies, "resign-plies", def.ResignPlies, "... for this many plies in a row")
-	fs.IntVar(&fc.DrawPly, "draw-ply", def.DrawPly, "adjudicate a draw from this ply on when ...")
-	fs.IntVar(&fc.DrawScore, "draw-score", def.DrawScore, "... |score| <= this ...")
-	fs.IntVar(&fc.DrawPlies, "draw-plies", def.DrawPlies, "... for this many plies in a row (0: never)")
-	fs.IntVar(&fc.MaxPlies, "max-plies", def.MaxPlies, "ply cap: the game is drawn at this many plies (0: none)")
-	fs.IntVar(&fc.WriteMinPly, "write-min-ply", def.WriteMinPly, "record positions from this ply on")
-	fs.IntVar(&fc.WriteMaxScore, "write-max-score", def.WriteMaxScore, "record only positions with |score| <= this (0: all)")
-	fs.IntVar(&fc.Workers, "workers", def.Workers, "games played at once (0: one per core)")
-	fs.StringVar(&fc.Out, "out", def.Out, "output: a .parquet file, or a directory of part files (sharded or large jobs always make a directory)")
-	fs.IntVar(&fc.PartGames, "part-games", def.PartGames, "games per part file in an output directory")
-	fs.StringVar(&fc.Shard, "shard", def.Shard, "K/N: play shard K of N (default: from JOB_COMPLETION_INDEX+SELFPLAY_SHARDS or SLURM_ARRAY_TASK_*)")
-	fs.StringVar(&fc.PGN, "pgn", def.PGN, "also write the games as PGN to this file (sharded: the shard is added to the name)")
+	b, err := configs.Bind(fs, &s, "")
+	if err != nil {
+		return def, opt, err
+	}
 	if err := fs.Parse(args); err != nil {
 		return def, opt, err
 	}
 	if fs.NArg() > 0 {
 		return def, opt, fmt.Errorf("selfplay: unexpected argument %q (settings are flags: -games N ...)", fs.Arg(0))
 	}
-	if !quiet {
+	if err := b.Apply(); err != nil {
+		return def, opt, fmt.Errorf("selfplay: %w", err)
+	}
+	opt.Resume = s.Resume
+	if !s.Quiet {
 		opt.Progress = stderr
 	}
-
-	cfg := def
-	if configPath != "" {
-		var err error
-		if cfg, err = selfplay.LoadConfig(configPath, def); err != nil {
-			return def, opt, err
-		}
-	}
-	// Flags set on the command line override the file: copy those keys of fc.
-	var set []string
-	fs.Visit(func(f *flag.Flag) { set = append(set, f.Name) })
-	all := map[string]json.RawMessage{}
-	data, _ := json.Marshal(fc)
-	if err := json.Unmarshal(data, &all); err != nil {
-		return def, opt, err
-	}
-	over := map[string]json.RawMessage{}
-	for k, v := range all {
-		if slices.Contains(set, k) {
-			over[k] = v
-		}
-	}
-	data, _ = json.Marshal(over)
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		return def, opt, err
-	}
-	return cfg, opt, cfg.Validate()
+	return s.Config, opt, s.Config.Validate()
 }

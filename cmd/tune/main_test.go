@@ -64,3 +64,32 @@ func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
 		t.Errorf("unknown group: %v", err)
 	}
 }
+
+// TestConfigFileSetsWhatFlagsSet reads the settings from a -config file,
+// with flags overriding it, and rejects an unknown key by its line.
+func TestConfigFileSetsWhatFlagsSet(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x.epd")
+	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if err := os.WriteFile(data, []byte(strings.Join(lines[:300], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "tune.json")
+	os.WriteFile(cfg, []byte(`{"data": "`+data+`", "params": "tempo", "iters": 2, "report": "", "dry-run": true, "quiet": true, "seed": 3}`), 0o644)
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-config", cfg, "-params", "material"}, &stdout, &stderr); err != nil {
+		t.Fatalf("tune: %v\n%s", err, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "-params material") || !strings.Contains(out, "dry run") || !strings.Contains(out, "tune: 300 positions") || stderr.Len() != 0 {
+		t.Errorf("the file's settings or the flag's override did not apply:\n%s\nstderr: %s", out, stderr.String())
+	}
+	os.WriteFile(cfg, []byte("{\n\"data\": \"x\",\n\"dry_run\": true\n}"), 0o644)
+	if err := run([]string{"-config", cfg}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "tune.json") || !strings.Contains(err.Error(), `line 3: key "dry_run" is now "dry-run"`) {
+		t.Errorf("snake_case key: %v", err)
+	}
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"chessforge/configs"
+)
+
+// defaultConfigFile is the configuration `make loop` and a bare `loop` read.
+const defaultConfigFile = "configs/loop.json"
+
+// Config is the loop's settings: where to work and the extra arguments of
+// each stage's command. Each is declared here once: its json name is both
+// its key in the config file (configs/loop.json) and its flag (see package
+// configs); defaultConfig gives the defaults.
+type Config struct {
+	WorkDir         string   `json:"work-dir" usage:"scratch directory for the cycle (cleared first)"`
+	WeightsFile     string   `json:"weights-file" usage:"the generated evaluation tables"`
+	SelfplayArgs    []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn), space-separated"`
+	TuneArgs        []string `json:"tune-args" usage:"bin/tune arguments (besides -data, -out, -report), space-separated"`
+	MatchArgs       []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, -pgn), space-separated"`
+	KeepIfUndecided bool     `json:"keep-if-undecided" usage:"keep the new tables when the SPRT ends undecided but the Elo interval lies above zero"`
+}
+
+// defaultConfig returns the defaults of every setting.
+func defaultConfig() Config {
+	return Config{WorkDir: "data/loop", WeightsFile: "engine/eval/weights_gen.go", KeepIfUndecided: true}
+}
+
+// validate reports a setting that cannot be used.
+func (c *Config) validate() error {
+	if c.WorkDir == "" || c.WeightsFile == "" {
+		return fmt.Errorf("work-dir and weights-file must not be empty")
+	}
+	return nil
+}
+
+// loadConfig reads the config file at path over the defaults.
+func loadConfig(path string) (Config, error) {
+	c := defaultConfig()
+	if err := configs.Load(path, &c); err != nil {
+		return c, err
+	}
+	if err := c.validate(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// parseArgs reads the flags over the config file (-config, by default
+// configs/loop.json) over the defaults.
+func parseArgs(args []string, stderr io.Writer) (Config, error) {
+	c := defaultConfig()
+	fs := flag.NewFlagSet("loop", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: loop [-config FILE] [flags]\n\nRuns one cycle: self-play, tune, rebuild, match; keeps the new tables if they win.\nFlags override the config file, whose keys are the flags' names.\n\n")
+		fs.PrintDefaults()
+	}
+	b, err := configs.Bind(fs, &c, defaultConfigFile)
+	if err != nil {
+		return c, err
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err := b.Apply(); err != nil {
+		return c, err
+	}
+	if err := c.validate(); err != nil {
+		return c, err
+	}
+	return c, nil
+}

@@ -1,0 +1,235 @@
+package tuner
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"time"
+
+	"chessforge/configs/progress"
+	"chessforge/engine/eval"
+	"chessforge/engine/eval/evalgen"
+)
+
+// Options are the settings of a whole tuning run. Each is declared here
+// once: its json name is both its config-file key and cmd/tune's flag (see
+// package configs), its usage tag the flag's help; DefaultOptions gives the
+// defaults.
+type Options struct {
+	Data      string  "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines\""
+	Select    string  `json:"select" usage:"position selection: qsearch (resolve each to its quiet leaf), filter (skip in-check and capture/promotion best moves), none"`
+	SkipPlies int     `json:"skip-plies" usage:"skip positions before this ply (when the ply is known)"`
+	SkipMates bool    `json:"skip-mates" usage:"skip positions with a mate score"`
+	Lambda    float64 `json:"lambda" usage:"target = λ·result + (1−λ)·sigmoid(score) (datasets with scores)"`
+	Val       float64 `json:"val" usage:"share of games held out for validation"`
+	Seed      uint64  `json:"seed" usage:"seed of the train/validation split"`
+	EPDBlock  int     `json:"epd-block" usage:"consecutive text lines treated as one game for the split"`
+	MaxBad    int     `json:"max-bad" usage:"bad input lines tolerated (each reported) before giving up"`
+	Params    string  `json:"params" usage:"weight groups or families to tune, comma-separated (e.g. psqt,kingsafety,passed_rank.eg); the rest stay frozen"`
+	Method    string  `json:"method" usage:"minimiser: lbfgs (gonum, full batch) or adam (full batch)"`
+	Iters     int     `json:"iters" usage:"iterations at most"`
+	Patience  int     `json:"patience" usage:"stop after this many iterations without a better validation error"`
+	LR        float64 `json:"lr" usage:"Adam's step size in centipawns"`
+	L2        float64 `json:"l2" usage:"L2 penalty towards the starting weights: l2·Σ((w−w0)/100)²"`
+	K         float64 `json:"k" usage:"sigmoid scale K (0: fit it to the starting weights)"`
+	Threads   int     `json:"threads" usage:"goroutines (0: all cores)"`
+	Out       string  `json:"out" usage:"weights file to write"`
+	Source    string  `json:"source" usage:"how the weights file's header names the data (default: the -data path)"`
+	DryRun    bool    `json:"dry-run" usage:"only report; write no weights file"`
+	Report    string  `json:"report" usage:"directory for errors.csv, curves.png and changes.txt (empty: none)"`
+	Top       int     `json:"top" usage:"weight changes listed in changes.txt"`
+
+	// Log receives the run's report, a line per step (nil: discarded).
+	Log io.Writer `json:"-"`
+	// Warn receives warnings: bad input lines, positions without a score
+	// (nil: discarded).
+	Warn io.Writer `json:"-"`
+	// Progress receives the progress bars (nil: none).
+	Progress io.Writer `json:"-"`
+}
+
+// DefaultOptions returns the defaults of every setting.
+func DefaultOptions() Options {
+	return Options{
+		Data:      "out.parquet",
+		Select:    Resolve,
+		SkipMates: true,
+		Lambda:    1,
+		Val:       0.1,
+		Seed:      1,
+		EPDBlock:  64,
+		Params:    "all",
+		Method:    LBFGS,
+		Iters:     1000,
+		Patience:  20,
+		LR:        1,
+		Out:       "engine/eval/weights_gen.go",
+		Report:    "tune-report",
+		Top:       40,
+	}
+}
+
+// Summary is what a run found: the errors before and after, on the training
+// and validation sets, with the weights rounded as the generated file holds
+// them.
+type Summary struct {
+	Positions               int     // positions kept (training and validation)
+	K                       float64 // the sigmoid scale
+	TrainBefore, TrainAfter float64
+	ValBefore, ValAfter     float64
+}
+
+// Line returns the summary line of SPEC §4:
+// "tune: N positions, K=k, train MSE a -> b, validation MSE c -> d".
+func (s *Summary) Line() string {
+	return fmt.Sprintf("tune: %d positions, K=%.4f, train MSE %.6f -> %.6f, validation MSE %.6f -> %.6f",
+		s.Positions, s.K, s.TrainBefore, s.TrainAfter, s.ValBefore, s.ValAfter)
+}
+
+// Run is Texel tuning from data to weights file: it loads and selects the
+// positions of o.Data, fits K (unless o.K is set), sets the targets,
+// minimises the error over the chosen weight groups until the validation
+// error stops improving, writes the report and, unless o.DryRun, the
+// weights file o.Out. It reports each step to o.Log; its errors name the
+// setting at fault by its flag.
+func Run(o Options) (*Summary, error) {
+	if o.Lambda < 0 || o.Lambda > 1 {
+		return nil, fmt.Errorf("-lambda %g not in [0, 1]", o.Lambda)
+	}
+	mask, err := eval.Select(o.Params)
+	if err != nil {
+		return nil, fmt.Errorf("-params: %w", err)
+	}
+	nthreads := o.Threads
+	if nthreads <= 0 {
+		nthreads = runtime.GOMAXPROCS(0)
+	}
+	logw, warn := o.Log, o.Warn
+	if logw == nil {
+		logw = io.Discard
+	}
+	if warn == nil {
+		warn = io.Discard
+	}
+	log := bufio.NewWriter(logw)
+	defer log.Flush()
+	say := func(format string, a ...any) {
+		fmt.Fprintf(log, format+"\n", a...)
+		log.Flush()
+	}
+
+	// Load.
+	start, cpu0 := time.Now(), cpuTime()
+	loadBar := progress.New(o.Progress, -1, "reading positions", progress.Style{
+		Throttle: 200 * time.Millisecond, Elapsed: true, ClearOnFinish: true,
+	})
+	train, val, st, err := Load(o.Data, LoadOptions{
+		Select: o.Select, SkipPlies: o.SkipPlies, SkipMates: o.SkipMates,
+		ValFrac: o.Val, Seed: o.Seed, EPDBlock: o.EPDBlock, MaxBad: o.MaxBad,
+		Threads: nthreads, Warn: warn,
+		Progress: func(n int) { loadBar.Set(int64(n)) },
+	})
+	loadBar.Finish()
+	if err != nil {
+		return nil, err
+	}
+	n := train.Len() + val.Len()
+	if train.Len() == 0 {
+		return nil, fmt.Errorf("%s: no positions left to train on (%d read)", o.Data, st.Read)
+	}
+	loadTime, loadCPU := time.Since(start), cpuTime()-cpu0
+	say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (selection %s: %d resolved to another leaf, skipped %d by ply, %d mate scores, %d in check, %d not quiet)",
+		o.Data, len(st.Files), st.Read, st.Bad, n, train.Len(), val.Len(), o.Select, st.Resolved, st.SkipPly, st.SkipMate, st.SkipCheck, st.SkipNoisy)
+	storeBytes := train.Bytes() + val.Bytes()
+	say("tune: positions stored in %.1f MB, %.0f bytes/position; loaded in %.1f s, %.1f CPU-s (%.0f positions/s)",
+		float64(storeBytes)/1e6, float64(storeBytes)/float64(n), loadTime.Seconds(), loadCPU.Seconds(), float64(st.Read)/loadTime.Seconds())
+
+	// K, targets, errors before.
+	w0 := eval.Weights()
+	k := o.K
+	if k <= 0 {
+		k, _ = FitK(train, w0, 0.01, 10, nthreads)
+		say("tune: K=%.4f fitted on the training set at the starting weights", k)
+	}
+	if o.Lambda < 1 {
+		if miss := train.SetTargets(o.Lambda, k) + val.SetTargets(o.Lambda, k); miss > 0 {
+			fmt.Fprintf(warn, "tune: %d positions have no search score; their target stays the result\n", miss)
+		}
+	}
+	free := 0
+	for _, m := range mask {
+		if m {
+			free++
+		}
+	}
+	say("tune: %s over %d of %d weights (-params %s), %d threads", strings.ToUpper(o.Method), free, eval.NumParams, o.Params, nthreads)
+
+	// Fit.
+	bar := progress.New(o.Progress, int64(o.Iters), "", progress.Style{
+		Width: 20, Throttle: 100 * time.Millisecond, Elapsed: true, NoPredict: true, ClearOnFinish: true,
+	})
+	fitStart, fitCPU0 := time.Now(), cpuTime()
+	res, err := Fit(train, val, w0, Config{
+		K: k, Mask: mask, L2: o.L2, Method: o.Method, MaxIter: o.Iters,
+		Patience: o.Patience, LR: o.LR, Threads: nthreads,
+		Progress: func(it Iter) {
+			if bar != nil {
+				bar.Describe(fmt.Sprintf("train %.6f  val %.6f", it.Train, it.Val))
+				bar.Set(int64(it.N))
+			}
+		},
+	})
+	bar.Finish()
+	if err != nil {
+		return nil, err
+	}
+	fitTime, fitCPU := time.Since(fitStart), cpuTime()-fitCPU0
+	its := len(res.History) - 1
+	perM := float64(max(1, its)) * float64(train.Len()) / 1e6
+	say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions (%.1f CPU-s, %.3f CPU-s/iteration/M positions)",
+		its, res.Stop, res.Best, fitTime.Seconds(), fitTime.Seconds()/perM, fitCPU.Seconds(), fitCPU.Seconds()/perM)
+
+	// Errors with the rounded weights the generated file will hold.
+	wr := make([]float64, len(res.W))
+	for j, x := range res.W {
+		wr[j] = math.Round(x)
+	}
+	ot := NewObjective(train, k, nthreads)
+	ov := ot
+	if val.Len() > 0 {
+		ov = NewObjective(val, k, nthreads)
+	}
+	sum := &Summary{Positions: n, K: k, TrainBefore: ot.Value(w0), TrainAfter: ot.Value(wr),
+		ValBefore: ov.Value(w0), ValAfter: ov.Value(wr)}
+
+	if o.Report != "" {
+		if err := WriteReport(o.Report, res, w0, o.Top); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		say("tune: report in %s (errors.csv, curves.png, changes.txt)", o.Report)
+	}
+	cs := Changes(w0, wr, 10)
+	if len(cs) > 0 {
+		say("tune: largest changes:")
+		for _, c := range cs {
+			say("  %-36s %6.0f -> %6.0f", c.Name, c.Before, c.After)
+		}
+	}
+	if o.DryRun {
+		say("tune: dry run, no weights written")
+	} else {
+		source := o.Source
+		if source == "" {
+			source = o.Data
+		}
+		prov := eval.Provenance{Source: source, Positions: n, K: k, ErrorBefore: sum.ValBefore, ErrorAfter: sum.ValAfter}
+		if err := evalgen.WriteFile(o.Out, wr, prov); err != nil {
+			return nil, err
+		}
+		say("tune: wrote %s", o.Out)
+	}
+	return sum, nil
+}
