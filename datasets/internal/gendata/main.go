@@ -14,8 +14,8 @@ import (
 	"path/filepath"
 
 	"chessforge/datasets"
-	"chessforge/encoder/playout"
 	"chessforge/engine/board"
+	"chessforge/internal/playout"
 )
 
 func main() {
