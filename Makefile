@@ -5,7 +5,6 @@ GO      ?= go
 # GOAMD64=v1 for older CPUs, or v3 where AVX2 is certain. Ignored elsewhere.
 export GOAMD64 ?= v2
 BIN     := bin
-BINARIES := $(notdir $(wildcard cmd/*))
 
 .PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop
 
