@@ -267,15 +267,6 @@ func (w *Writer) Path() string { return w.path }
 // Rows returns the number of rows written so far.
 func (w *Writer) Rows() int64 { return w.rows }
 
-// Size returns the bytes written to the file so far (the row groups already
-// flushed), for rolling over into a new shard at a size.
-func (w *Writer) Size() int64 {
-	if w.meta == nil {
-		return 0
-	}
-	return w.sink.Tell()
-}
-
 // Write adds a row. It rejects a row no valid dataset holds (an empty FEN
 // or move, a policy index out of range, a result other than 0, 0.5 or 1, an
 // unset termination, a planes value outside SPEC §1) with an error naming
