@@ -5,7 +5,6 @@ GO      ?= go
 # GOAMD64=v1 for older CPUs, or v3 where AVX2 is certain. Ignored elsewhere.
 export GOAMD64 ?= v2
 BIN     := bin
-BINARIES := $(notdir $(wildcard cmd/*))
 
 .PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop
 
@@ -39,13 +38,13 @@ test: build test-nodecheck test-python
 
 # Independent proof that outside readers take our datasets: DuckDB (from npm,
 # its own Parquet reader) reads a small Go-written dataset and checks rows,
-# planes against each FEN, and metadata (encoder/nodecheck/check.mjs).
+# planes against each FEN, and metadata (datasets/nodecheck/check.mjs).
 NODECHECK_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-nodecheck
 test-nodecheck:
-	cd encoder/nodecheck && npm ci --silent --no-audit --no-fund
+	cd datasets/nodecheck && npm ci --silent --no-audit --no-fund
 	rm -rf $(NODECHECK_DIR)
 	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR) -games 40 -shards 2
-	node encoder/nodecheck/check.mjs $(NODECHECK_DIR)
+	node datasets/nodecheck/check.mjs $(NODECHECK_DIR)
 
 # The Python side (datasets/python): a Go-written dataset, exported to NumPy
 # shards by bin/dataset, read by the PyTorch loader (planes compared bit for

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"chessforge/encoder/playout"
 	"chessforge/engine/board"
+	"chessforge/internal/playout"
 )
 
 // testGame is a played game: its moves, the greedy policy's choices and
@@ -69,4 +69,45 @@ func gameRows(tb testing.TB, g testGame, row *Row, emit func(*Row)) {
 
 func testOptions() WriterOptions {
 	return WriterOptions{EngineVersion: "chessforge-test", Config: []byte(`{"seed":1,"source":"playout"}`)}
+}
+
+// oddPlanesRows returns playout rows whose planes are replaced by patterns
+// no real position has but every reader must take: random dictionary
+// values, runs of every length, the largest index.
+func oddPlanesRows(t *testing.T, n int) []Row {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var rows []Row
+	var row Row
+	for _, g := range playGames(6, 20, 100) {
+		gameRows(t, g, &row, func(r *Row) {
+			if len(rows) == n {
+				return
+			}
+			p := &r.Planes
+			switch len(rows) % 4 {
+			case 0: // unchanged, a real position
+			case 1:
+				for i := range p {
+					p[i] = planesDict[rng.IntN(len(planesDict))]
+				}
+			case 2:
+				for i := 0; i < len(p); {
+					v, k := planesDict[rng.IntN(len(planesDict))], 1+rng.IntN(40)
+					for ; k > 0 && i < len(p); k-- {
+						p[i] = v
+						i++
+					}
+				}
+			case 3:
+				for i := range p {
+					p[i] = planesDict[len(planesDict)-1]
+				}
+			}
+			rows = append(rows, *r)
+		})
+	}
+	if len(rows) < n {
+		t.Fatalf("only %d rows", len(rows))
+	}
+	return rows
 }

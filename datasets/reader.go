@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"chessforge/datasets/internal/parquetpage"
 	"chessforge/encoder"
 )
 
@@ -263,8 +264,8 @@ func (b *Batch) Row(i int, r *Row) {
 
 // Reader streams the rows of a dataset, file after file in name order and
 // row group after row group, holding one batch in memory. The columns are
-// decoded by arrow-go's pqarrow, but for planes: its pages are decoded here
-// when the file's schema and encodings allow it (see planesFastPath), which
+// decoded by arrow-go's pqarrow, but for planes: its pages are decoded by
+// package parquetpage when the file's schema and encodings allow it, which
 // is many times faster than pqarrow's generic path for 1152-value lists.
 type Reader struct {
 	files []string
@@ -273,9 +274,9 @@ type Reader struct {
 	next  int // index in files of the next file to open
 
 	pf       *file.Reader
-	rr       pqarrow.RecordReader // the columns pqarrow reads; nil if planes is the only column
-	planes   *planesReader        // the planes column, when it is decoded here
-	rowsLeft int64                // rows of the open file not yet read
+	rr       pqarrow.RecordReader      // the columns pqarrow reads; nil if planes is the only column
+	planes   *parquetpage.ColumnReader // the planes column, when it is decoded here
+	rowsLeft int64                     // rows of the open file not yet read
 	path     string
 	generic  bool // read planes through pqarrow always (tests compare the two paths)
 
@@ -348,7 +349,7 @@ func (r *Reader) openNext() error {
 		want = ColumnNames()
 	}
 	var leaves []int
-	var planes *planesReader
+	var planes *parquetpage.ColumnReader
 	for _, name := range want {
 		i := info.Schema.FieldIndices(name)
 		if len(i) == 0 {
@@ -356,8 +357,8 @@ func (r *Reader) openNext() error {
 		}
 		f := fr.Manifest.Fields[i[0]]
 		if name == ColPlanes && !r.generic {
-			if l := appendLeaves(nil, f); len(l) == 1 && planesFastPath(pf, l[0]) {
-				planes = newPlanesReader(pf, path, l[0])
+			if l := appendLeaves(nil, f); len(l) == 1 && parquetpage.CanRead(pf, l[0]) {
+				planes = parquetpage.NewColumnReader(pf, l[0], path, ColPlanes)
 				continue
 			}
 		}
@@ -389,7 +390,7 @@ func appendLeaves(dst []int, f pqarrow.SchemaField) []int {
 
 func (r *Reader) closeFile() {
 	if r.planes != nil {
-		r.planes.close()
+		r.planes.Close()
 		r.planes = nil
 	}
 	if r.rr != nil {
@@ -421,7 +422,7 @@ func (r *Reader) ReadBatch(b *Batch) error {
 			}
 			b.reset(r.path, n)
 			var err error
-			b.Planes, err = r.planes.read(b.Planes, n)
+			b.Planes, err = r.planes.Read(b.Planes, n)
 			r.rowsLeft -= int64(n)
 			return err
 		}
@@ -431,7 +432,7 @@ func (r *Reader) ReadBatch(b *Batch) error {
 		}
 		if rec == nil { // this file is done
 			if r.planes != nil {
-				if err := r.planes.finish(); err != nil {
+				if err := r.planes.Finish(); err != nil {
 					return err
 				}
 			}
@@ -441,7 +442,7 @@ func (r *Reader) ReadBatch(b *Batch) error {
 		err = fillBatch(b, rec, r.path)
 		rec.Release()
 		if err == nil && r.planes != nil {
-			b.Planes, err = r.planes.read(b.Planes, b.Len)
+			b.Planes, err = r.planes.Read(b.Planes, b.Len)
 		}
 		r.rowsLeft -= int64(b.Len)
 		return err

@@ -55,7 +55,7 @@ const (
 var PlanesType = arrow.FixedSizeListOfNonNullable(encoder.InputSize, arrow.PrimitiveTypes.Float32)
 
 // columns lists every column this package writes, in order, with its type.
-// RequiredColumns are the first nine.
+// SPEC §3's required columns are the first numRequired.
 var columns = []arrow.Field{
 	{Name: ColGameID, Type: arrow.PrimitiveTypes.Int64},
 	{Name: ColPly, Type: arrow.PrimitiveTypes.Int32},
@@ -81,15 +81,6 @@ const numRequired = 9
 // non-nullable, in the order above.
 func Schema() *arrow.Schema {
 	return arrow.NewSchema(columns, nil)
-}
-
-// RequiredColumns returns the names of SPEC §3's required columns, in order.
-func RequiredColumns() []string {
-	names := make([]string, numRequired)
-	for i, f := range columns[:numRequired] {
-		names[i] = f.Name
-	}
-	return names
 }
 
 // ColumnNames returns the names of every column Writer writes, in order.

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"chessforge/datasets/internal/parquetpage"
 	"chessforge/encoder"
 )
 
@@ -60,8 +61,8 @@ type WriterOptions struct {
 // (the Arrow schema in the ARROW:schema footer key, so readers get planes
 // back as a fixed-size list), but it is assembled from arrow-go's Parquet
 // parts directly: its metadata builders and page writers, its column
-// writers for every column but planes, and for planes pages encoded here
-// (see planesChunk), which is several times faster than the generic paths
+// writers for every column but planes, and for planes pages encoded by
+// package parquetpage, which is several times faster than the generic paths
 // for 1152-value lists.
 //
 // A Writer is not safe for concurrent use.
@@ -74,7 +75,7 @@ type Writer struct {
 	meta         *metadata.FileMetaDataBuilder // nil once closed
 	rg           *metadata.RowGroupMetaDataBuilder
 	cols         []file.ColumnChunkWriter // the open row group's, nil at planesColumn
-	planes       planesChunk
+	planes       parquetpage.ChunkWriter
 	rowGroups    int
 	rgRows       int // rows in the open row group
 	rowGroupRows int
@@ -196,10 +197,11 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	w.buf = bufio.NewWriterSize(f, 1<<20)
 	w.sink = &tellWriter{w: w.buf}
 	w.meta = metadata.NewFileMetadataBuilder(pqSchema, props, meta)
-	w.planes = planesChunk{
-		pageSize: int(props.DataPageSize()),
-		dictEnc:  props.DictionaryPageEncoding(),
-		idxEnc:   props.DictionaryIndexEncoding(),
+	w.planes = parquetpage.ChunkWriter{
+		Dict:          planesDict,
+		PageSize:      int(props.DataPageSize()),
+		DictEncoding:  props.DictionaryPageEncoding(),
+		IndexEncoding: props.DictionaryIndexEncoding(),
 	}
 	if _, err := w.sink.Write(parquetMagic); err != nil {
 		w.Abort()
@@ -266,15 +268,6 @@ func (w *Writer) Path() string { return w.path }
 
 // Rows returns the number of rows written so far.
 func (w *Writer) Rows() int64 { return w.rows }
-
-// Size returns the bytes written to the file so far (the row groups already
-// flushed), for rolling over into a new shard at a size.
-func (w *Writer) Size() int64 {
-	if w.meta == nil {
-		return 0
-	}
-	return w.sink.Tell()
-}
 
 // Write adds a row. It rejects a row no valid dataset holds (an empty FEN
 // or move, a policy index out of range, a result other than 0, 0.5 or 1, an
@@ -360,7 +353,7 @@ func (w *Writer) flushBatch() (err error) {
 		case 2:
 			_, err = cw.(*file.ByteArrayColumnChunkWriter).WriteBatch(b.fen.values(), nil, nil)
 		case 3:
-			err = w.planes.add(b.planes, b.n)
+			err = w.planes.Add(b.planes, b.n)
 		case 4:
 			_, err = cw.(*file.ByteArrayColumnChunkWriter).WriteBatch(b.move.values(), nil, nil)
 		case 5:
@@ -426,7 +419,7 @@ func (w *Writer) startRowGroup() error {
 		}
 		if i == planesColumn {
 			w.cols[i] = nil
-			if err := w.planes.start(pager); err != nil {
+			if err := w.planes.Start(pager); err != nil {
 				return err
 			}
 			continue
@@ -442,7 +435,7 @@ func (w *Writer) closeRowGroup() error {
 	for i, cw := range w.cols {
 		var err error
 		if i == planesColumn {
-			err = w.planes.finish()
+			err = w.planes.Finish()
 		} else {
 			err = cw.Close()
 		}

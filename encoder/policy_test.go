@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"chessforge/encoder/playout"
 	"chessforge/engine/board"
+	"chessforge/internal/playout"
 )
 
 func TestPolicyIndexPinnedMoves(t *testing.T) {

@@ -1,6 +1,6 @@
 // Command gendata writes a dataset of random-and-greedy playouts, sharded
 // into a directory, plus expect.json describing it (rows, games, files), for
-// checks with outside readers (encoder/nodecheck) and for read benchmarks.
+// checks with outside readers (datasets/nodecheck) and for read benchmarks.
 //
 //	go run ./datasets/internal/gendata -out DIR [-games N] [-shards K] [-seed S]
 package main
@@ -15,8 +15,8 @@ import (
 
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
-	"chessforge/encoder/playout"
 	"chessforge/engine/board"
+	"chessforge/internal/playout"
 )
 
 func main() {

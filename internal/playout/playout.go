@@ -1,6 +1,8 @@
 // Package playout plays quick games of random and greedy moves: a cheap,
 // reproducible source of realistic positions for the tests and benchmarks of
-// the encoder and the dataset files.
+// the encoder and the dataset files. It is internal to the module, at its
+// root so that both encoder's tests and datasets' fixtures (datasets/fixture,
+// datasets/internal/gendata) can import it; it is no part of either API.
 package playout
 
 import (

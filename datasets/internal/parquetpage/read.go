@@ -1,4 +1,4 @@
-package datasets
+package parquetpage
 
 import (
 	"encoding/binary"
@@ -16,7 +16,7 @@ import (
 // The planes column is read page by page here rather than through pqarrow,
 // which decodes two levels per value one at a time (2,304 per row) and
 // builds a list array on them. A planes column chunk whose schema and
-// encodings allow it (see planesFastPath) is decoded directly through
+// encodings allow it (see CanRead) is decoded directly through
 // arrow-go's page reader, which frames and decompresses the pages:
 //
 //   - the repetition levels must be those of lists of exactly
@@ -32,10 +32,10 @@ import (
 // another shape (nullable lists or elements, other encodings, encryption)
 // are read through pqarrow instead.
 
-// planesFastPath reports whether every planes column chunk of pf (leaf
-// column col) can be decoded by planesReader, by the file's schema and
-// each chunk's value count and list of encodings.
-func planesFastPath(pf *file.Reader, col int) bool {
+// CanRead reports whether every planes column chunk of pf (leaf column col)
+// can be decoded by a ColumnReader, by the file's schema and each chunk's
+// value count and list of encodings.
+func CanRead(pf *file.Reader, col int) bool {
 	md := pf.MetaData()
 	if col < 0 || col >= md.Schema.NumColumns() {
 		return false
@@ -61,12 +61,14 @@ func planesFastPath(pf *file.Reader, col int) bool {
 	return true
 }
 
-// planesReader decodes the planes column of one file, row group after row
-// group, a batch of rows at a time.
-type planesReader struct {
+// ColumnReader decodes the planes column of one file, row group after row
+// group, a batch of rows at a time: Read as often as the other columns'
+// rows come, Finish once they end, Close to release the open page reader.
+type ColumnReader struct {
 	pf   *file.Reader
-	path string
-	col  int // leaf column index
+	path string // the file's name, for errors
+	name string // the column's name, for errors
+	col  int    // leaf column index
 
 	group int // the row group being read
 	pages file.PageReader
@@ -82,12 +84,14 @@ type planesReader struct {
 	isIdx bool
 }
 
-func newPlanesReader(pf *file.Reader, path string, col int) *planesReader {
-	return &planesReader{pf: pf, path: path, col: col, group: -1}
+// NewColumnReader returns a reader of leaf column col of pf, which
+// CanRead accepts. Its errors name the file by path and the column by name.
+func NewColumnReader(pf *file.Reader, col int, path, name string) *ColumnReader {
+	return &ColumnReader{pf: pf, path: path, name: name, col: col, group: -1}
 }
 
-// close releases the open page reader.
-func (p *planesReader) close() {
+// Close releases the open page reader.
+func (p *ColumnReader) Close() {
 	if p.pages != nil {
 		p.pages.Close()
 		p.pages = nil
@@ -95,13 +99,13 @@ func (p *planesReader) close() {
 }
 
 // errorf returns an error naming the file, the row group and the column.
-func (p *planesReader) errorf(format string, args ...any) error {
+func (p *ColumnReader) errorf(format string, args ...any) error {
 	return fmt.Errorf("datasets: %s: row group %d, column %q: "+format,
-		append([]any{p.path, p.group, ColPlanes}, args...)...)
+		append([]any{p.path, p.group, p.name}, args...)...)
 }
 
-// read appends the values of the next rows rows to dst.
-func (p *planesReader) read(dst []float32, rows int) (out []float32, err error) {
+// Read appends the values of the next rows rows to dst.
+func (p *ColumnReader) Read(dst []float32, rows int) (out []float32, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = dst, p.errorf("corrupt file: %v", r)
@@ -127,8 +131,8 @@ func (p *planesReader) read(dst []float32, rows int) (out []float32, err error) 
 	return dst, nil
 }
 
-// finish checks that every row of the file has been read.
-func (p *planesReader) finish() error {
+// Finish checks that every row of the file has been read.
+func (p *ColumnReader) Finish() error {
 	more := p.left > 0 || p.seen < p.total
 	for g := p.group + 1; g < p.pf.NumRowGroups(); g++ {
 		more = more || p.pf.MetaData().RowGroup(g).NumRows() > 0
@@ -140,7 +144,7 @@ func (p *planesReader) finish() error {
 }
 
 // decode decodes len(dst) values of the open page into dst.
-func (p *planesReader) decode(dst []float32) error {
+func (p *ColumnReader) decode(dst []float32) error {
 	if p.isIdx {
 		if err := p.idx.decode(dst, p.dict); err != nil {
 			return p.errorf("%v", err)
@@ -159,7 +163,7 @@ func (p *planesReader) decode(dst []float32) error {
 
 // nextPage opens the next data page, moving to the next row group when the
 // open column chunk is done and reading dictionary pages on the way.
-func (p *planesReader) nextPage() error {
+func (p *ColumnReader) nextPage() error {
 	for p.seen == p.total {
 		if err := p.nextGroup(); err != nil {
 			return err
@@ -183,8 +187,8 @@ func (p *planesReader) nextPage() error {
 }
 
 // nextGroup opens the next row group's planes column chunk.
-func (p *planesReader) nextGroup() error {
-	p.close()
+func (p *ColumnReader) nextGroup() error {
+	p.Close()
 	if p.group+1 >= p.pf.NumRowGroups() {
 		return p.errorf("file ends before the other columns do")
 	}
@@ -209,7 +213,7 @@ func (p *planesReader) nextGroup() error {
 }
 
 // readDict reads a dictionary page.
-func (p *planesReader) readDict(pg file.Page) error {
+func (p *ColumnReader) readDict(pg file.Page) error {
 	if p.ok {
 		return p.errorf("a second dictionary page")
 	}
@@ -231,7 +235,7 @@ func (p *planesReader) readDict(pg file.Page) error {
 }
 
 // openData checks a data page's levels and opens its values.
-func (p *planesReader) openData(pg file.Page) error {
+func (p *ColumnReader) openData(pg file.Page) error {
 	n := int(pg.NumValues())
 	if n == 0 {
 		return nil // an empty page: nothing to check or decode

@@ -2,14 +2,11 @@ package datasets
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -21,153 +18,9 @@ import (
 	"chessforge/encoder"
 )
 
-// decodeHybrid7 decodes n values of Parquet's RLE/bit-packed hybrid with
-// bit width 7, as the format's specification describes it, and returns
-// them with the bytes it did not use.
-func decodeHybrid7(t *testing.T, src []byte, n int) ([]uint8, []byte) {
-	t.Helper()
-	var out []uint8
-	for len(out) < n {
-		h, k := binary.Uvarint(src)
-		if k <= 0 {
-			t.Fatalf("bad run header after %d values", len(out))
-		}
-		src = src[k:]
-		if h&1 == 0 { // a run: count, then the value in one byte
-			if len(src) < 1 {
-				t.Fatalf("run of %d without its value", h>>1)
-			}
-			for range h >> 1 {
-				out = append(out, src[0])
-			}
-			src = src[1:]
-			continue
-		}
-		groups := int(h >> 1) // bit-packed: groups of 8 values in 7 bytes
-		if len(src) < 7*groups {
-			t.Fatalf("%d bit-packed groups in %d bytes", groups, len(src))
-		}
-		for i := range 8 * groups {
-			var v uint8
-			for b := range 7 {
-				bit := i*7 + b
-				v |= (src[bit/8] >> (bit % 8) & 1) << b
-			}
-			out = append(out, v)
-		}
-		src = src[7*groups:]
-	}
-	if len(out) != n {
-		t.Fatalf("decoded %d values, want %d", len(out), n)
-	}
-	return out, src
-}
-
-func TestAppendPlanesIndicesDecodesToItsInput(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	runs := func(n, maxRun int) []uint8 {
-		var s []uint8
-		for len(s) < n {
-			v, r := uint8(rng.IntN(len(planesDict))), 1+rng.IntN(maxRun)
-			for range r {
-				s = append(s, v)
-			}
-		}
-		return s[:n]
-	}
-	random := make([]uint8, 8*200) // a bit-packed stretch longer than 63 groups
-	for i := range random {
-		random[i] = uint8(rng.IntN(len(planesDict)))
-	}
-	for _, tc := range []struct {
-		name string
-		idx  []uint8
-	}{
-		{"zeros", make([]uint8, encoder.InputSize)},
-		{"largest index", slices.Repeat([]uint8{uint8(len(planesDict) - 1)}, 64)},
-		{"one group", []uint8{0, 1, 2, 3, 100, 99, 98, 97}},
-		{"random", random},
-		{"short runs", runs(4096, 5)},
-		{"long runs", runs(4096, 300)},
-		{"run then group", append(make([]uint8, 24), 1, 0, 0, 0, 0, 0, 0, 0)},
-		{"group then run", append([]uint8{5, 5, 5, 5, 5, 5, 5, 6}, slices.Repeat([]uint8{7}, 1000)...)},
-	} {
-		enc := appendPlanesIndices([]byte{0xaa}, tc.idx)
-		if enc[0] != 0xaa {
-			t.Fatalf("%s: overwrote what dst held", tc.name)
-		}
-		got, rest := decodeHybrid7(t, enc[1:], len(tc.idx))
-		if !slices.Equal(got, tc.idx) || len(rest) != 0 {
-			t.Errorf("%s: decodes to %d values differing from the input, %d bytes left", tc.name, len(got), len(rest))
-		}
-	}
-}
-
-func TestPlanesRowRepLevelsDecode(t *testing.T) {
-	// Bit width 1 decodes like width 7 with only the lowest bit kept; decode by hand.
-	src := planesRowRepLevels
-	var out []uint8
-	for len(src) > 0 {
-		h, k := binary.Uvarint(src)
-		src = src[k:]
-		if h&1 == 0 {
-			out = append(out, slices.Repeat([]uint8{src[0]}, int(h>>1))...)
-			src = src[1:]
-			continue
-		}
-		for i := range 8 * int(h>>1) {
-			out = append(out, src[i/8]>>(i%8)&1)
-		}
-		src = src[h>>1:]
-	}
-	want := slices.Repeat([]uint8{1}, encoder.InputSize)
-	want[0] = 0
-	if !slices.Equal(out, want) {
-		t.Errorf("one row's repetition levels decode to %d values, want 0 then 1151 ones", len(out))
-	}
-}
-
-// oddPlanesRows returns playout rows whose planes are replaced by patterns
-// no real position has but every reader must take: random dictionary
-// values, runs of every length, the largest index.
-func oddPlanesRows(t *testing.T, n int) []Row {
-	rng := rand.New(rand.NewPCG(7, 8))
-	var rows []Row
-	var row Row
-	for _, g := range playGames(6, 20, 100) {
-		gameRows(t, g, &row, func(r *Row) {
-			if len(rows) == n {
-				return
-			}
-			p := &r.Planes
-			switch len(rows) % 4 {
-			case 0: // unchanged, a real position
-			case 1:
-				for i := range p {
-					p[i] = planesDict[rng.IntN(len(planesDict))]
-				}
-			case 2:
-				for i := 0; i < len(p); {
-					v, k := planesDict[rng.IntN(len(planesDict))], 1+rng.IntN(40)
-					for ; k > 0 && i < len(p); k-- {
-						p[i] = v
-						i++
-					}
-				}
-			case 3:
-				for i := range p {
-					p[i] = planesDict[len(planesDict)-1]
-				}
-			}
-			rows = append(rows, *r)
-		})
-	}
-	if len(rows) < n {
-		t.Fatalf("only %d rows", len(rows))
-	}
-	return rows
-}
-
+// TestPlanesPagesReadBackThroughPqarrow writes rows of odd planes through
+// the Writer, many planes pages per column chunk, and checks that pqarrow
+// reads every value back bit for bit.
 func TestPlanesPagesReadBackThroughPqarrow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "odd.parquet")
 	want := oddPlanesRows(t, 1500)
@@ -177,7 +30,7 @@ func TestPlanesPagesReadBackThroughPqarrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.planes.pageSize = 5000 // many pages per column chunk
+	w.planes.PageSize = 5000 // many pages per column chunk
 	for i := range want {
 		if err := w.Write(&want[i]); err != nil {
 			t.Fatal(err)
@@ -413,37 +266,4 @@ func kvPairs(kv metadata.KeyValueMetadata) []string {
 	}
 	slices.Sort(s)
 	return s
-}
-
-func TestPlanesIndicesMatchValueByValue(t *testing.T) {
-	dst := make([]uint8, encoder.InputSize)
-	for n, r := range oddPlanesRows(t, 200) {
-		if err := planesIndices(dst, &r.Planes); err != nil {
-			t.Fatalf("row %d: %v", n, err)
-		}
-		for i, v := range r.Planes {
-			if planesDict[dst[i]] != v {
-				t.Fatalf("row %d value %d: %v has index %d (%v)", n, i, v, dst[i], planesDict[dst[i]])
-			}
-		}
-	}
-	bad := float32(0.333)
-	for _, tc := range []struct {
-		name    string
-		squares []int // set to bad
-		want    string
-	}{
-		{"a whole rank", []int{1088, 1089, 1090, 1091, 1092, 1093, 1094, 1095}, "plane 17, square 0"},
-		{"one square", []int{70}, "plane 1, square 6"},
-		{"the last square", []int{1151}, "plane 17, square 63"},
-	} {
-		var pl encoder.Planes
-		for _, sq := range tc.squares {
-			pl[sq] = bad
-		}
-		err := planesIndices(dst, &pl)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want an error naming %s", tc.name, err, tc.want)
-		}
-	}
 }
