@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"chessforge/datasets/fixture/playout"
 	"chessforge/engine/board"
-	"chessforge/internal/playout"
 )
 
 // testGame is a played game: its moves, the greedy policy's choices and

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"chessforge/datasets/fixture/playout"
 	"chessforge/engine/board"
-	"chessforge/internal/playout"
 )
 
 // fromFEN builds the planes SPEC §1 gives for a FEN, straight from the FEN

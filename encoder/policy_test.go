@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"chessforge/datasets/fixture/playout"
 	"chessforge/engine/board"
-	"chessforge/internal/playout"
 )
 
 func TestPolicyIndexPinnedMoves(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
+	"chessforge/datasets/fixture/playout"
 	"chessforge/engine/board"
-	"chessforge/internal/playout"
 )
 
 func main() {
