@@ -20,7 +20,7 @@ build:
 	$(GO) build -pgo=$(PGO) -o $(BIN)/ ./cmd/...
 
 pgo:
-	$(GO) test -run '^$$' -bench BenchmarkBench -benchtime 6x -cpuprofile $(CURDIR)/cmd/engine/default.pgo ./engine/search/
+	$(GO) test -run '^$$' -bench BenchmarkBench -benchtime 12x -cpuprofile $(CURDIR)/cmd/engine/default.pgo ./engine/search/
 	rm -f search.test
 
 vet:
