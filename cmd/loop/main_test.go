@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/matchtest"
 	"chessforge/selfplay/match/stats"
 )
@@ -139,5 +140,13 @@ func TestShippedConfigLoads(t *testing.T) {
 	}
 	if len(c.SelfplayArgs) == 0 || len(c.TuneArgs) == 0 || len(c.MatchArgs) == 0 {
 		t.Errorf("stage arguments missing: %+v", c)
+	}
+	// The match arguments are bin/match's: they must parse and make a match.
+	s, err := match.ParseArgs(c.MatchArgs, io.Discard)
+	if err != nil {
+		t.Fatalf("match-args %q: %v", c.MatchArgs, err)
+	}
+	if _, err := s.Config(io.Discard); err != nil || s.SPRT == (match.SPRTSetting{}) {
+		t.Errorf("match-args %q: SPRT %v, %v", c.MatchArgs, s.SPRT, err)
 	}
 }

@@ -6,12 +6,20 @@
 //
 // Usage:
 //
-//	match [-a CMD] [-b CMD] [-a-opt Name=Value]... [-b-opt Name=Value]...
-//	      [-games N] [-tc nodes=N|depth=N|movetime=MS|clock=SECONDS+INC]
+//	match [-config FILE] [-a CMD] [-b CMD] [-a-opt Name=Value]... [-b-opt Name=Value]...
+//	      [-games N] [-tc nodes=N|depth=N|movetime=MS|clock=SECONDS+INC] [-a-tc TC] [-b-tc TC]
 //	      [-openings FILE.epd|FILE.pgn [-book-plies N] | -random-plies N]
 //	      [-pgn FILE] [-concurrency K] [-seed S]
 //	      [-sprt elo0=0,elo1=5,alpha=0.05,beta=0.05] [-resign SCORE,MOVES]
-//	      [-draw SCORE,MOVES,MINPLY] [-timeout-margin D]
+//	      [-draw SCORE,MOVES,MINPLY] [-timeout-margin D] [-move-timeout D]
+//	      [-a-name NAME] [-b-name NAME] [-event TEXT] [-quiet]
+//
+// Flags override the config file that -config names: a JSON object whose
+// keys are the flags' names and whose values are written as on the command
+// line, with the repeatable -a-opt and -b-opt as a list:
+//
+//	{"b": "/usr/games/stockfish", "b-opt": ["UCI_LimitStrength=true", "UCI_Elo=2000"],
+//	 "tc": "clock=10+0.1", "sprt": "elo0=0,elo1=10", "resign": "600,3", "timeout-margin": "2s"}
 //
 // Every opening is played twice, colours swapped. An engine that crashes,
 // stops answering or plays an illegal move loses the game and is restarted.

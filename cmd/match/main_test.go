@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,43 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+func TestRunReadsAConfigFileThatFlagsOverride(t *testing.T) {
+	exe := fake(t)[0]
+	dir := t.TempDir()
+	path := filepath.Join(dir, "match.json")
+	text := fmt.Sprintf(`{
+  "a": %q,
+  "b": %q,
+  "a-name": "from the file",
+  "games": 6,
+  "tc": "nodes=1",
+  "resign": "600,3",
+  "timeout-margin": "2s",
+  "quiet": true
+}`, exe+" random", exe+" illegal 4")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-config", path, "-games", "2", "-b-name", "flagged"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if last := lines[len(lines)-1]; last != "match: from the file vs flagged: +2 =0 -0, Elo +Inf ± Inf" {
+		t.Errorf("last line %q", last)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("quiet from the file, yet stderr holds %q", stderr.String())
+	}
+
+	if err := os.WriteFile(path, []byte("{\n  \"games\": 2,\n  \"move_timeout\": \"1s\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := run([]string{"-config", path}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), path+": line 3: key \"move_timeout\" is now \"move-timeout\"") {
+		t.Errorf("a snake_case key: error %v", err)
 	}
 }

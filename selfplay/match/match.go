@@ -23,8 +23,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
+	"chessforge/configs/progress"
 	"chessforge/engine/pgn"
 	"chessforge/selfplay/match/stats"
 	"chessforge/selfplay/match/uciclient"
@@ -299,17 +298,8 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		close(out)
 	}()
 
-	var bar *progressbar.ProgressBar
-	if cfg.Progress != nil {
-		bar = progressbar.NewOptions(cfg.Games,
-			progressbar.OptionSetWriter(cfg.Progress),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetWidth(30),
-		)
-	}
+	bar := progress.New(cfg.Progress, int64(cfg.Games), "games",
+		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, EndLine: true})
 	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
 	pending := map[int]*gameRecord{}
 	nextPGN := 0
@@ -368,16 +358,13 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		}
 		if bar != nil {
 			bar.Describe(progressLine(r))
-			_ = bar.Add(1)
+			bar.Add(1)
 		}
 	}
-	if bar != nil {
-		// An early stop leaves games unplayed: end the bar at the count
-		// played so that it reads as finished.
-		bar.ChangeMax(r.Score.Games())
-		_ = bar.Finish()
-		fmt.Fprintln(cfg.Progress)
-	}
+	// An early stop leaves games unplayed: end the bar at the count played
+	// so that it reads as finished.
+	bar.SetTotal(int64(r.Score.Games()))
+	bar.Finish()
 	// Games finished after a gap left by an abandoned game.
 	if cfg.PGN != nil {
 		keys := make([]int, 0, len(pending))

@@ -11,77 +11,106 @@ import (
 	"strings"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/engine/pgn"
-	"chessforge/selfplay/match/uciclient"
+	"chessforge/selfplay/match/stats"
 )
 
-// EngineSettings are one engine's settings on the command line.
-type EngineSettings struct {
-	Command string             // command line, words split on spaces; quotes group
-	Name    string             // name in the PGN and the summary; "" for its UCI id name
-	TC      string             // time control for this engine only; "" for the match's
-	Options []uciclient.Option // UCI options to set
-}
-
 // Settings describe a match as bin/match's command line gives it; Config
-// turns them into the Config that Run plays, and Play does both.
+// turns them into the Config that Run plays, and Play does both. Each
+// setting is declared here once: its json name is both its flag and its key
+// in a config file (see package chessforge/configs), its usage tag the
+// flag's help, and DefaultSettings gives its default. In a config file a
+// setting is written as on the command line, as a JSON string, number or
+// boolean; the repeatable -a-opt and -b-opt are a JSON list of Name=Value
+// strings (see bin/match -h).
 type Settings struct {
-	Engines       [2]EngineSettings // 0 = A, 1 = B
-	Games         int               // games to play (each opening twice, colours swapped)
-	TC            string            // time control for both engines
-	Openings      string            // opening book, EPD or PGN; "" for the built-in lines
-	BookPlies     int               // plies of each book line to play (0: all)
-	RandomPlies   int               // without a book: random plies instead of the built-in lines
-	PGN           string            // file to write the games to; "" for none
-	Concurrency   int               // games played at once
-	Seed          uint64            // seed for the order of the openings and random openings
-	SPRT          string            // sequential test, "elo0=0,elo1=5,alpha=0.05,beta=0.05"; "" for none
-	Resign        string            // loss adjudication, "SCORE,MOVES"; "" for none
-	Draw          string            // draw adjudication, "SCORE,MOVES,MINPLY"; "" for none
-	TimeoutMargin time.Duration     // allowed beyond a clock or movetime budget
-	MoveTimeout   time.Duration     // budget for a node- or depth-limited search
-	Event         string            // PGN Event tag; "" for one naming the time control
-	Quiet         bool              // no progress bar
+	A     string     `json:"a" usage:"engine A's command line (words split on spaces; quotes group)"`
+	B     string     `json:"b" usage:"engine B's command line"`
+	AName string     `json:"a-name" usage:"engine A's name in the PGN and summary (default: its UCI id name)"`
+	BName string     `json:"b-name" usage:"engine B's name"`
+	AOpt  OptionList `json:"a-opt" usage:"UCI option for engine A, Name=Value (repeatable)"`
+	BOpt  OptionList `json:"b-opt" usage:"UCI option for engine B, Name=Value (repeatable)"`
+
+	Games int         `json:"games" usage:"number of games (each opening is played twice, colours swapped)"`
+	TC    TimeControl `json:"tc" usage:"time control for both: nodes=N, depth=N, movetime=MS or clock=SECONDS+INC"`
+	ATC   TimeControl `json:"a-tc" usage:"time control for engine A only (overrides -tc)"`
+	BTC   TimeControl `json:"b-tc" usage:"time control for engine B only (overrides -tc)"`
+
+	Openings    string `json:"openings" usage:"opening book: EPD (one FEN per line) or PGN (mainlines); default: 44 built-in lines, then the same lines with two random plies added"`
+	BookPlies   int    `json:"book-plies" usage:"play at most this many plies of each book line (0: all)"`
+	RandomPlies int    `json:"random-plies" usage:"without -openings: start each pair from this many random plies instead of the built-in lines"`
+	PGN         string `json:"pgn" usage:"write the games to this PGN file"`
+	Concurrency int    `json:"concurrency" usage:"games played at once (each engine searches with one thread unless told otherwise)"`
+	Seed        uint64 `json:"seed" usage:"seed for the order of the openings (and random openings)"`
+
+	SPRT   SPRTSetting `json:"sprt" usage:"sequential test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05"`
+	Resign ResignRule  `json:"resign" usage:"adjudicate a loss: SCORE,MOVES (both engines see a side SCORE cp behind for MOVES moves each)"`
+	Draw   DrawRule    `json:"draw" usage:"adjudicate a draw: SCORE,MOVES,MINPLY (both engines within ±SCORE cp for MOVES moves each, from ply MINPLY)"`
+
+	TimeoutMargin configs.Duration `json:"timeout-margin" usage:"allowed beyond a clock or movetime budget before a loss on time"`
+	MoveTimeout   configs.Duration `json:"move-timeout" usage:"budget for one node- or depth-limited search before the engine counts as hung"`
+	Event         string           `json:"event" usage:"PGN Event tag (default: chessforge match with the time control)"`
+	Quiet         bool             `json:"quiet" usage:"no progress bar"`
 }
 
-// ParseArgs reads bin/match's command line (see cmd/match) into Settings,
-// with the defaults for the flags it does not give. Usage and flag errors
-// go to stderr.
+// DefaultSettings returns the defaults of every setting.
+func DefaultSettings() Settings {
+	return Settings{
+		A:             "bin/engine",
+		B:             "bin/engine",
+		Games:         100,
+		TC:            TimeControl{Kind: TCNodes, N: 20000},
+		Concurrency:   runtime.NumCPU(),
+		Seed:          1,
+		TimeoutMargin: configs.Duration(500 * time.Millisecond),
+		MoveTimeout:   configs.Duration(60 * time.Second),
+	}
+}
+
+// usageHead is the head of bin/match's usage message, before its flags.
+const usageHead = `usage: match [-config FILE] [-a CMD] [-b CMD] [-games N] [-tc TC] [flags]
+
+Plays engine A against engine B, each opening twice with colours swapped,
+and reports W/D/L and the Elo difference; the last line is
+"match: A vs B: +W =D -L, Elo E ± C".
+
+Flags override the config file (-config FILE), a JSON object whose keys are
+the flags' names and whose values are written as on the command line:
+strings for commands, time controls, -sprt, -resign, -draw and durations,
+JSON numbers and true/false for the others, and a list of Name=Value
+strings for the repeatable -a-opt and -b-opt (a flag replaces the list):
+
+	{"b": "/usr/games/stockfish", "b-opt": ["UCI_LimitStrength=true", "UCI_Elo=2000"],
+	 "games": 200, "tc": "clock=10+0.1", "sprt": "elo0=0,elo1=10",
+	 "resign": "600,3", "timeout-margin": "2s", "quiet": true}
+`
+
+// ParseArgs reads bin/match's command line (see cmd/match) into Settings:
+// the flags set on it over the config file it names (-config) over the
+// defaults. Usage and flag errors go to stderr.
 func ParseArgs(args []string, stderr io.Writer) (*Settings, error) {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	s := &Settings{}
-	a, b := &s.Engines[0], &s.Engines[1]
-	fs.StringVar(&a.Command, "a", "bin/engine", "engine A's command line (words split on spaces; quotes group)")
-	fs.StringVar(&b.Command, "b", "bin/engine", "engine B's command line")
-	fs.StringVar(&a.Name, "a-name", "", "engine A's name in the PGN and summary (default: its UCI id name)")
-	fs.StringVar(&b.Name, "b-name", "", "engine B's name")
-	fs.IntVar(&s.Games, "games", 100, "number of games (each opening is played twice, colours swapped)")
-	fs.StringVar(&s.TC, "tc", "nodes=20000", "time control for both: nodes=N, depth=N, movetime=MS or clock=SECONDS+INC")
-	fs.StringVar(&a.TC, "a-tc", "", "time control for engine A only (overrides -tc)")
-	fs.StringVar(&b.TC, "b-tc", "", "time control for engine B only (overrides -tc)")
-	fs.StringVar(&s.Openings, "openings", "", "opening book: EPD (one FEN per line) or PGN (mainlines); default: 44 built-in lines, then the same lines with two random plies added")
-	fs.IntVar(&s.BookPlies, "book-plies", 0, "play at most this many plies of each book line (0: all)")
-	fs.IntVar(&s.RandomPlies, "random-plies", 0, "without -openings: start each pair from this many random plies instead of the built-in lines")
-	fs.StringVar(&s.PGN, "pgn", "", "write the games to this PGN file")
-	fs.IntVar(&s.Concurrency, "concurrency", runtime.NumCPU(), "games played at once (each engine searches with one thread unless told otherwise)")
-	fs.Uint64Var(&s.Seed, "seed", 1, "seed for the order of the openings (and random openings)")
-	fs.StringVar(&s.SPRT, "sprt", "", "sequential test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05")
-	fs.StringVar(&s.Resign, "resign", "", "adjudicate a loss: SCORE,MOVES (both engines see a side SCORE cp behind for MOVES moves each)")
-	fs.StringVar(&s.Draw, "draw", "", "adjudicate a draw: SCORE,MOVES,MINPLY (both engines within ±SCORE cp for MOVES moves each, from ply MINPLY)")
-	fs.DurationVar(&s.TimeoutMargin, "timeout-margin", 500*time.Millisecond, "allowed beyond a clock or movetime budget before a loss on time")
-	fs.DurationVar(&s.MoveTimeout, "move-timeout", 60*time.Second, "budget for one node- or depth-limited search before the engine counts as hung")
-	fs.StringVar(&s.Event, "event", "", "PGN Event tag (default: chessforge match with the time control)")
-	fs.BoolVar(&s.Quiet, "quiet", false, "no progress bar")
-	fs.Var((*optionList)(&a.Options), "a-opt", "UCI option for engine A, Name=Value (repeatable)")
-	fs.Var((*optionList)(&b.Options), "b-opt", "UCI option for engine B, Name=Value (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageHead, "\n")
+		fs.PrintDefaults()
+	}
+	s := DefaultSettings()
+	b, err := configs.Bind(fs, &s, "")
+	if err != nil {
+		return nil, err
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	return s, nil
+	if err := b.Apply(); err != nil {
+		return nil, err
+	}
+	return &s, nil
 }
 
 // Config checks the settings and makes the match they describe: the
@@ -100,44 +129,52 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		Games:        s.Games,
 		Seed:         s.Seed,
 		Concurrency:  s.Concurrency,
-		Margin:       s.TimeoutMargin,
-		MoveTimeout:  s.MoveTimeout,
+		Margin:       time.Duration(s.TimeoutMargin),
+		MoveTimeout:  time.Duration(s.MoveTimeout),
 		ReadyTimeout: 30 * time.Second,
 		Date:         time.Now().UTC().Format("2006.01.02"),
 	}
-	for side, e := range s.Engines {
-		argv, err := splitCommand(e.Command)
+	engines := [2]struct {
+		command, name string
+		tc            TimeControl
+		options       OptionList
+	}{{s.A, s.AName, s.ATC, s.AOpt}, {s.B, s.BName, s.BTC, s.BOpt}}
+	for side, e := range engines {
+		argv, err := splitCommand(e.command)
 		if err != nil {
 			return nil, fmt.Errorf("-%c: %w", "ab"[side], err)
 		}
-		tcs := s.TC
-		if e.TC != "" {
-			tcs = e.TC
+		tc := e.tc
+		if tc == (TimeControl{}) {
+			tc = s.TC
 		}
-		tc, err := parseTC(tcs)
-		if err != nil {
-			return nil, err
+		if err := tc.validate(); err != nil {
+			return nil, fmt.Errorf("engine %c: %w", "AB"[side], err)
 		}
-		cfg.Players[side] = Player{Command: argv, Options: e.Options, Name: e.Name, TC: tc}
+		cfg.Players[side] = Player{Command: argv, Options: e.options, Name: e.name, TC: tc}
 	}
-	var err error
-	if s.SPRT != "" {
-		t, err := parseSPRT(s.SPRT)
-		if err != nil {
-			return nil, err
+	if s.SPRT != (SPRTSetting{}) {
+		t := stats.SPRT(s.SPRT)
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("-sprt %v: %w", s.SPRT, err)
 		}
 		cfg.SPRT = &t
 	}
-	if s.Resign != "" {
-		if cfg.Resign, err = parseResign(s.Resign); err != nil {
-			return nil, err
+	if s.Resign != (ResignRule{}) {
+		if s.Resign.Score <= 0 || s.Resign.Moves <= 0 {
+			return nil, fmt.Errorf("-resign %v: score and moves must be positive", s.Resign)
 		}
+		r := s.Resign
+		cfg.Resign = &r
 	}
-	if s.Draw != "" {
-		if cfg.Draw, err = parseDraw(s.Draw); err != nil {
-			return nil, err
+	if s.Draw != (DrawRule{}) {
+		if s.Draw.Score < 0 || s.Draw.Moves <= 0 || s.Draw.MinPly < 0 {
+			return nil, fmt.Errorf("-draw %v: moves must be positive, score and ply not negative", s.Draw)
 		}
+		d := s.Draw
+		cfg.Draw = &d
 	}
+	var err error
 	switch {
 	case s.Openings != "":
 		if cfg.Openings, err = pgn.LoadOpenings(s.Openings); err != nil {
