@@ -11,7 +11,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -42,17 +41,15 @@ func main() {
 	}
 }
 
-// stage runs one command, echoing its output and keeping a copy of stdout.
-func stage(name string, stdout, stderr io.Writer, args ...string) (string, error) {
+// stage runs one command, echoing its output.
+func stage(name string, stdout, stderr io.Writer, args ...string) error {
 	fmt.Fprintf(stdout, "\n== %s: %s\n", name, strings.Join(args, " "))
-	var buf bytes.Buffer
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout = io.MultiWriter(stdout, &buf)
-	cmd.Stderr = stderr
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
-		return buf.String(), fmt.Errorf("%s failed: %w", name, err)
+		return fmt.Errorf("%s failed: %w", name, err)
 	}
-	return buf.String(), nil
+	return nil
 }
 
 // playMatch plays the match of the loop through package match, as
@@ -115,7 +112,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 
 	// The engine before the tune, and a copy of its tables to restore.
 	baseEngine, tunedEngine := work("engine-base"), work("engine-tuned")
-	if _, err := stage("build the engine before the tune", stdout, stderr, "go", "build", "-o", baseEngine, "./cmd/engine"); err != nil {
+	if err := stage("build the engine before the tune", stdout, stderr, "go", "build", "-o", baseEngine, "./cmd/engine"); err != nil {
 		return err
 	}
 	backup := work("weights_gen.go.before")
@@ -126,12 +123,12 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	data := work("selfplay")
 	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
 	args = append(args, "-out", data, "-pgn", work("selfplay.pgn"))
-	if _, err := stage("self-play", stdout, stderr, args...); err != nil {
+	if err := stage("self-play", stdout, stderr, args...); err != nil {
 		return err
 	}
 
 	args = append([]string{"bin/tune", "-data", data, "-out", cfg.WeightsFile, "-report", work("tune-report")}, cfg.TuneArgs...)
-	if _, err := stage("tune", stdout, stderr, args...); err != nil {
+	if err := stage("tune", stdout, stderr, args...); err != nil {
 		copyFile(cfg.WeightsFile, backup)
 		return err
 	}
@@ -139,10 +136,10 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 		if err := copyFile(cfg.WeightsFile, backup); err != nil {
 			return fmt.Errorf("restore %s from %s: %w", cfg.WeightsFile, backup, err)
 		}
-		_, err := stage("rebuild bin/engine with the tables from before", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine")
+		err := stage("rebuild bin/engine with the tables from before", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine")
 		return err
 	}
-	if _, err := stage("build the tuned engine", stdout, stderr, "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
+	if err := stage("build the tuned engine", stdout, stderr, "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
 		if rerr := restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
@@ -162,7 +159,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 
 	decision := "kept"
 	if keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided) {
-		if _, err := stage("rebuild bin/engine with the tuned tables", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine"); err != nil {
+		if err := stage("rebuild bin/engine with the tuned tables", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine"); err != nil {
 			return err
 		}
 	} else {
