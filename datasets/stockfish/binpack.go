@@ -272,26 +272,26 @@ func queensideOf(c board.Color) board.CastleRights {
 // each continuing the one before, cut into chunks of about 1 MiB.
 // Close writes the last chunk.
 type BinpackWriter struct {
-	w     io.Writer
-	chunk []byte // the open chunk's chains, without the header
-	text  movetext
-	plies int   // plies in the open chain's movetext
-	last  int16 // the score the next movetext score is stored against
-	open  bool  // a chain is open
+	w      io.Writer
+	target int    // chunk size to close at: chunkTarget, smaller in tests
+	chunk  []byte // the open chunk's chains, without the header
+	text   movetext
+	plies  int   // plies in the open chain's movetext
+	last   int16 // the score the next movetext score is stored against
+	open   bool  // a chain is open
 
 	// What the next entry must be to continue the open chain.
-	next      snapshot
-	nextPly   uint16
-	nextRes   int8
-	entries   int64
-	chains    int64
-	written   int64
-	headerBuf [chunkHeader]byte
+	next    snapshot
+	nextPly uint16
+	nextRes int8
+
+	entries, chains int64
+	header          [chunkHeader]byte
 }
 
 // NewBinpackWriter returns a writer of binpack chunks to w.
 func NewBinpackWriter(w io.Writer) *BinpackWriter {
-	return &BinpackWriter{w: w, chunk: make([]byte, 0, chunkTarget+64<<10)}
+	return &BinpackWriter{w: w, target: chunkTarget, chunk: make([]byte, 0, chunkTarget+64<<10)}
 }
 
 // Write adds one entry: to the open chain when it continues it, else as
@@ -337,7 +337,7 @@ func (b *BinpackWriter) closeChain() {
 
 func (b *BinpackWriter) addStem(e *Entry) error {
 	b.closeChain()
-	if len(b.chunk) >= chunkTarget {
+	if len(b.chunk) >= b.target {
 		if err := b.flush(); err != nil {
 			return err
 		}
@@ -360,15 +360,14 @@ func (b *BinpackWriter) flush() error {
 	if len(b.chunk) == 0 {
 		return nil
 	}
-	copy(b.headerBuf[:], chunkMagic)
-	binary.LittleEndian.PutUint32(b.headerBuf[4:], uint32(len(b.chunk)))
-	if _, err := b.w.Write(b.headerBuf[:]); err != nil {
+	copy(b.header[:], chunkMagic)
+	binary.LittleEndian.PutUint32(b.header[4:], uint32(len(b.chunk)))
+	if _, err := b.w.Write(b.header[:]); err != nil {
 		return err
 	}
 	if _, err := b.w.Write(b.chunk); err != nil {
 		return err
 	}
-	b.written += int64(chunkHeader + len(b.chunk))
 	b.chunk = b.chunk[:0]
 	return nil
 }

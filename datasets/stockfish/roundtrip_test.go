@@ -41,7 +41,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(map[int]string{0: "whole games", 7: "write window from ply 7"}[from], func(t *testing.T) {
 			dir := t.TempDir()
 			src := filepath.Join(dir, "src.parquet")
-			if _, err := fixture.Write(src, fixture.Options{Games: 30, Seed: 5, FromPly: from, MaxPlies: 160}); err != nil {
+			if _, err := fixture.Write(src, fixture.Options{Games: 20, Seed: 5, FromPly: from, MaxPlies: 160}); err != nil {
 				t.Fatal(err)
 			}
 			orig := fixture.Rows(t, src)
@@ -57,8 +57,8 @@ func TestRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rep.Rows != int64(len(orig)) || rep.Games != 30 {
-					t.Errorf("%s import: %d rows in %d games, want %d in 30", c.name, rep.Rows, rep.Games, len(orig))
+				if rep.Rows != int64(len(orig)) || rep.Games != 20 {
+					t.Errorf("%s import: %d rows in %d games, want %d in 20", c.name, rep.Rows, rep.Games, len(orig))
 				}
 				if _, again := exportFile(t, imported, dir, "again-"+c.name+".plain", Plain); !bytes.Equal(again, plain) {
 					t.Errorf("plain export of the %s import differs from the first plain export", c.name)
