@@ -57,7 +57,9 @@
 // each game from its first row. What neither format carries comes back as
 // follows:
 //
-//   - game_id: games are numbered 0, 1, 2, ... in file order;
+//   - game_id: games are numbered 0, 1, 2, ... in file order; a game whose
+//     rows have a gap (a dataset written with a write-time score cap, before
+//     games were kept whole) comes back as two games;
 //   - move of a game's last row: the position it led to has no entry, so it
 //     is taken to be the best move;
 //   - termination: the rules' ending when the last row's best move ends the
