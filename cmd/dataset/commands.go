@@ -13,6 +13,7 @@ import (
 	"chessforge/datasets/export"
 	"chessforge/datasets/reshard"
 	"chessforge/datasets/stats"
+	"chessforge/datasets/stockfish"
 	"chessforge/datasets/verify"
 	"chessforge/engine/board"
 )
@@ -232,8 +233,8 @@ func runMerge(args []string, out, errw io.Writer) error {
 func runExport(args []string, out, errw io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	format := fs.String("format", "", "epd (FEN [result] lines) or npy (NumPy shards)")
-	dest := fs.String("out", "", "output file (epd) or directory (npy)")
+	format := fs.String("format", "", "epd (FEN [result] lines), npy (NumPy shards), plain or binpack (Stockfish's training data)")
+	dest := fs.String("out", "", "output file (epd, plain, binpack) or directory (npy)")
 	shardRows := fs.Int("shard-rows", export.DefaultShardRows, "rows per NumPy shard")
 	path, err := onePath(fs, args)
 	if err != nil {
@@ -264,9 +265,21 @@ func runExport(args []string, out, errw io.Writer) error {
 			rows = m.Rows
 			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", *dest, len(m.Shards), export.BytesPerRow)
 		}
+	case "plain", "binpack":
+		f, _ := stockfish.ParseFormat(*format)
+		var rep *stockfish.ExportReport
+		rep, err = stockfish.Export(path, *dest, f, b.Add)
+		if rep != nil {
+			rows = rep.Rows
+			detail = fmt.Sprintf("%s (%d bytes, %.2f bytes per position", *dest, rep.Bytes, float64(rep.Bytes)/float64(max(rep.Rows, 1)))
+			if f == stockfish.Binpack {
+				detail += fmt.Sprintf(", %d chains", rep.Chains)
+			}
+			detail += ")"
+		}
 	default:
 		b.Finish()
-		return usagef("-format %q: want epd or npy", *format)
+		return usagef("-format %q: want epd, npy, plain or binpack", *format)
 	}
 	b.Finish()
 	if err != nil {

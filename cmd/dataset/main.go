@@ -9,6 +9,8 @@
 //	dataset merge PATH... -out FILE [-dedup]            shards into one file, optionally without duplicate positions
 //	dataset export -format epd PATH -out FILE           "FEN [1.0]" lines
 //	dataset export -format npy PATH -out DIR [-shard-rows N]   NumPy shards and manifest.json
+//	dataset export -format plain|binpack PATH -out FILE  Stockfish's training data (.plain text, .binpack)
+//	dataset import [-format plain|binpack] FILE -out DATASET   a Stockfish .plain or .binpack file as a dataset
 //
 // verify replays each game from its rows (the first row's FEN, then each
 // row's move) and checks every row's FEN, planes, policy and move columns;
@@ -18,7 +20,8 @@
 // merge -dedup keeps the first row of each position, positions compared by
 // their FEN without the move counters (package chessforge/datasets/reshard).
 // The NumPy export's layout is described in package chessforge/datasets/export
-// and datasets/python/README.md.
+// and datasets/python/README.md; the Stockfish formats, what they carry and
+// what an import rebuilds, in package chessforge/datasets/stockfish.
 //
 // Flags may come before or after the paths. Long work shows a progress bar
 // on standard error (-quiet hides it). Every file is written under a
@@ -52,7 +55,8 @@ var commands = []command{
 	{"verify", "verify [-show K] PATH", runVerify},
 	{"split", "split PATH [-val F] [-seed S] -out DIR", runSplit},
 	{"merge", "merge PATH... -out FILE [-dedup]", runMerge},
-	{"export", "export -format epd|npy PATH -out FILE|DIR [-shard-rows N]", runExport},
+	{"export", "export -format epd|npy|plain|binpack PATH -out FILE|DIR [-shard-rows N]", runExport},
+	{"import", "import [-format plain|binpack] FILE -out DATASET", runImport},
 }
 
 // errUsage marks an error in the command line (exit status 2).
