@@ -428,12 +428,25 @@ func (s *Session) perft(depth int) {
 	_ = el
 }
 
+// MaxBenchDepth is the deepest bench the bench command runs.
+const MaxBenchDepth = 64
+
+// ParseBenchDepth reads the depth argument of bench: a whole number from 1
+// to MaxBenchDepth.
+func ParseBenchDepth(arg string) (int, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || n > MaxBenchDepth {
+		return 0, fmt.Errorf("depth must be a whole number from 1 to %d, got %q", MaxBenchDepth, arg)
+	}
+	return n, nil
+}
+
 func (s *Session) bench(args []string) {
 	depth := search.DefaultBenchDepth
 	if len(args) > 0 {
-		n, err := strconv.Atoi(args[0])
-		if err != nil || n < 1 || n > 64 {
-			s.printf("info string bench: depth must be a whole number from 1 to 64, got %q\n", args[0])
+		n, err := ParseBenchDepth(args[0])
+		if err != nil {
+			s.printf("info string bench: %v\n", err)
 			return
 		}
 		depth = n
