@@ -165,3 +165,72 @@ func TestBenchFromShell(t *testing.T) {
 		t.Errorf("bench node counts differ: %q vs %q", last, l2[len(l2)-1])
 	}
 }
+
+// exitCode runs the engine with args and returns its exit status, stdout
+// and stderr.
+func exitCode(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(engineBin, args...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("%v: %v", args, err)
+		}
+		code = ee.ExitCode()
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+func TestHelpPrintsUsageAndExitsZero(t *testing.T) {
+	for _, arg := range []string{"-h", "--help", "-help"} {
+		code, stdout, stderr := exitCode(t, arg)
+		if code != 0 || !strings.HasPrefix(stdout, "usage: engine") || !strings.Contains(stdout, "engine bench [depth]") || stderr != "" {
+			t.Errorf("engine %s: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout", arg, code, stdout, stderr)
+		}
+	}
+}
+
+func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "abc"}, `engine: bench: depth must be a whole number from 1 to 64, got "abc"`},
+		{[]string{"bench", "0"}, `got "0"`},
+		{[]string{"bench", "65"}, `got "65"`},
+		{[]string{"bench", "4", "5"}, "bench takes one argument at most"},
+		{[]string{"frobnicate"}, `engine: unknown command "frobnicate"`},
+		{[]string{"go", "depth", "3"}, `engine: unknown command "go"`},
+		{[]string{"--hash", "64"}, `engine: unknown command "--hash"`},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := exitCode(t, c.args...)
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") || !strings.Contains(stderr, c.want) {
+			t.Errorf("engine %s: exit %d, stdout %q, stderr %q; want 2, nothing on stdout and one line on stderr with %q",
+				strings.Join(c.args, " "), code, stdout, stderr, c.want)
+		}
+	}
+}
+
+func TestRunInProcess(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if code := run([]string{"--help"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != usage {
+		t.Errorf("run --help: %d, %q", code, stdout.String())
+	}
+	stdout.Reset()
+	// Without arguments the engine speaks UCI on its input.
+	in := "uci\nposition startpos moves e2e4 e7e5 e1e3\ngo depth 2\nposition startpos\ngo perft 1\nquit\n"
+	if code := run(nil, strings.NewReader(in), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Errorf("run in UCI mode: exit %d, stderr %q", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"uciok\n", `info string position: move "e1e3" is not legal`, "\nbestmove 0000\n", "\nNodes searched: 20\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run in UCI mode: no %q in:\n%s", want, out)
+		}
+	}
+}

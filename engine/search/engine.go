@@ -41,7 +41,8 @@ import (
 )
 
 // Limits bound a search; zero fields are unset. With no limit at all the
-// search runs to MaxPly or until Stop.
+// search runs to MaxPly or until Stop. Every limit set holds: the search ends
+// at the first one reached.
 type Limits struct {
 	Depth     int
 	Nodes     uint64
@@ -55,6 +56,14 @@ type Limits struct {
 	Ponder    bool         // search on the opponent's time until PonderHit
 	MultiPV   int          // lines to report; 0 takes the Engine's option
 	Moves     []board.Move // restrict the root to these moves (UCI searchmoves)
+	// Mate (UCI go mate N, 1 to MaxMate) looks for a mate in at most this
+	// many moves by the side to move: an exact search (see mateSearch)
+	// for a mate in 1, 2, … moves ends at the first found, which is the
+	// result. Without one, the main search picks the move, to Depth if set
+	// or else 2·Mate−1 plies. Depth, if set, also bounds the mate search
+	// (no mate longer than (Depth+1)/2 moves is looked for); time, nodes
+	// and Stop bound both searches together.
+	Mate int
 }
 
 // Options configure an Engine.
@@ -99,6 +108,10 @@ type Result struct {
 	Time       time.Duration
 	PV         []board.Move
 	Lines      []Line // MultiPV lines, best first
+	// NoMateIn, with Limits.Mate, is the largest number of moves in which
+	// the mate search proved there is no mate (0 if it found one or was
+	// cut short before proving any).
+	NoMateIn int
 }
 
 // Engine owns a transposition table and search threads.
@@ -277,6 +290,26 @@ func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Resu
 	}
 
 	tm := newTimeManager(lim, pos.SideToMove() == board.White, e.opts.MoveOverhead)
+	var mateNodes uint64
+	noMate := 0
+	if lim.Mate > 0 {
+		moves := make([]board.Move, len(roots))
+		for i, rm := range roots {
+			moves[i] = rm.move
+		}
+		res, found, n := e.searchMate(pos, moves, lim, &tm, report)
+		if found {
+			return res
+		}
+		// No mate: the main search picks a move within what is left.
+		mateNodes, noMate = res.Nodes, n
+		if lim.Depth == 0 {
+			maxDepth = min(2*lim.Mate-1, maxDepth)
+		}
+		if lim.Nodes > 0 {
+			lim.Nodes = max(lim.Nodes-min(mateNodes, lim.Nodes), 1)
+		}
+	}
 	for _, w := range e.workers {
 		w.pos = pos.Clone()
 		w.rootPly = pos.Ply()
@@ -315,12 +348,13 @@ func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Resu
 		}
 	}
 
-	var total uint64
+	total := mateNodes
 	for _, w := range e.workers {
 		w.nodesPub.Store(w.nodes)
 		total += w.nodes
 	}
 	res := Result{
+		NoMateIn: noMate,
 		BestMove: main.rootMoves[0].move,
 		Score:    main.rootMoves[0].score,
 		Depth:    main.completed,

@@ -1,13 +1,18 @@
 // Package uci is the engine's Universal Chess Interface front end: it reads
 // commands, drives a search.Engine, and prints what GUIs and match runners
 // expect. Malformed or unknown commands get an "info string" saying what was
-// wrong, and the engine carries on.
+// wrong, and the engine carries on. A position command that fails (a bad FEN,
+// a malformed or illegal move) leaves no position to search: until a valid
+// one arrives, go answers with an "info string" naming the problem and
+// "bestmove 0000".
 package uci
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,10 +33,13 @@ const Version = "0.1.0"
 
 // Session is one UCI conversation.
 type Session struct {
-	out     *bufio.Writer
-	outMu   sync.Mutex
-	engine  *search.Engine
-	pos     *board.Position
+	out    *bufio.Writer
+	outMu  sync.Mutex
+	engine *search.Engine
+	pos    *board.Position
+	// posErr is why the last position command failed; while it is set
+	// there is no position to search (pos is the last valid one, unused).
+	posErr  error
 	running sync.WaitGroup
 	busy    bool
 	// waitStop: an infinite or pondering search holds its bestmove until stop/ponderhit.
@@ -92,7 +100,7 @@ func (s *Session) Handle(line string) bool {
 	case "ucinewgame":
 		s.stopSearch()
 		s.engine.Clear()
-		s.pos = board.NewPosition()
+		s.pos, s.posErr = board.NewPosition(), nil
 	case "setoption":
 		s.stopSearch()
 		s.setOption(args)
@@ -111,6 +119,10 @@ func (s *Session) Handle(line string) bool {
 		s.stopSearch()
 		s.bench(args)
 	case "d":
+		if s.posErr != nil {
+			s.printf("info string d: no valid position: %v\n", s.posErr)
+			break
+		}
 		s.printf("\n%s\n", s.pos)
 	case "quit":
 		return false
@@ -167,10 +179,23 @@ func (s *Session) setOption(args []string) {
 	}
 }
 
+// position sets up the position of a position command. On failure it
+// reports the problem and leaves no valid position until the next success.
 func (s *Session) position(args []string) {
-	if len(args) == 0 {
-		s.printf("info string position: want \"startpos\" or \"fen <fen>\", then optionally \"moves ...\"\n")
+	pos, err := parsePosition(args)
+	if err != nil {
+		s.posErr = fmt.Errorf("position: %w", err)
+		s.printf("info string %v\n", s.posErr)
 		return
+	}
+	s.pos, s.posErr = pos, nil
+}
+
+// parsePosition reads the arguments of a position command: "startpos" or
+// "fen <fen>", then optionally "moves" and the moves played from there.
+func parsePosition(args []string) (*board.Position, error) {
+	if len(args) == 0 {
+		return nil, errors.New(`want "startpos" or "fen <fen>", then optionally "moves ..."`)
 	}
 	var pos *board.Position
 	var rest []string
@@ -185,33 +210,38 @@ func (s *Session) position(args []string) {
 		}
 		p, err := board.ParseFEN(strings.Join(args[1:i], " "))
 		if err != nil {
-			s.printf("info string position: %v\n", err)
-			return
+			return nil, err
 		}
 		pos = p
 		rest = args[i:]
 	default:
-		s.printf("info string position: want \"startpos\" or \"fen\", got %q\n", args[0])
-		return
+		return nil, fmt.Errorf(`want "startpos" or "fen", got %q`, args[0])
 	}
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
-			s.printf("info string position: want \"moves\", got %q\n", rest[0])
-			return
+			return nil, fmt.Errorf(`want "moves", got %q`, rest[0])
 		}
 		for _, ms := range rest[1:] {
 			m, err := pos.ParseUCIMove(ms)
 			if err != nil {
-				s.printf("info string position: %v\n", err)
-				return
+				return nil, err
 			}
 			pos.MakeMove(m)
 		}
 	}
-	s.pos = pos
+	return pos, nil
 }
 
 func (s *Session) goCmd(args []string) {
+	if s.posErr != nil {
+		// The GUI's position is not ours: play nothing rather than a move
+		// from some other position.
+		s.printf("info string go: no valid position to search (%v); send a valid position first\n", s.posErr)
+		if !slices.Contains(args, "perft") {
+			s.printf("bestmove 0000\n")
+		}
+		return
+	}
 	var lim search.Limits
 	perft := 0
 	ms := func(i int) (time.Duration, bool) {
@@ -251,9 +281,11 @@ func (s *Session) goCmd(args []string) {
 			lim.MovesToGo, ok = s.intArg(args, i+1)
 			i++
 		case "mate":
-			var n int
-			n, ok = s.intArg(args, i+1)
-			lim.Depth = 2*n + 1
+			lim.Mate, ok = s.intArg(args, i+1)
+			if ok && (lim.Mate < 1 || lim.Mate > search.MaxMate) {
+				s.printf("info string go: mate needs a number of moves from 1 to %d, got %d\n", search.MaxMate, lim.Mate)
+				ok = false
+			}
 			i++
 		case "infinite":
 			lim.Infinite = true
@@ -290,6 +322,13 @@ func (s *Session) goCmd(args []string) {
 	go func() {
 		defer s.running.Done()
 		res := s.engine.Search(pos, lim, s.printInfo)
+		if lim.Mate > 0 && res.BestMove != board.NullMove && res.Score < search.MateScore-(2*lim.Mate-1) {
+			if res.NoMateIn >= lim.Mate {
+				s.printf("info string go mate %d: there is no mate in %d\n", lim.Mate, lim.Mate)
+			} else {
+				s.printf("info string go mate %d: no mate found; the search ended having proved none in %d\n", lim.Mate, res.NoMateIn)
+			}
+		}
 		// In infinite or ponder mode bestmove waits for stop or ponderhit.
 		s.holdMu.Lock()
 		hold := s.hold
@@ -389,12 +428,25 @@ func (s *Session) perft(depth int) {
 	_ = el
 }
 
+// MaxBenchDepth is the deepest bench the bench command runs.
+const MaxBenchDepth = 64
+
+// ParseBenchDepth reads the depth argument of bench: a whole number from 1
+// to MaxBenchDepth.
+func ParseBenchDepth(arg string) (int, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || n > MaxBenchDepth {
+		return 0, fmt.Errorf("depth must be a whole number from 1 to %d, got %q", MaxBenchDepth, arg)
+	}
+	return n, nil
+}
+
 func (s *Session) bench(args []string) {
 	depth := search.DefaultBenchDepth
 	if len(args) > 0 {
-		n, err := strconv.Atoi(args[0])
-		if err != nil || n < 1 || n > 64 {
-			s.printf("info string bench: depth must be a whole number from 1 to 64, got %q\n", args[0])
+		n, err := ParseBenchDepth(args[0])
+		if err != nil {
+			s.printf("info string bench: %v\n", err)
 			return
 		}
 		depth = n

@@ -2,6 +2,8 @@ package uci
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -77,11 +79,9 @@ func TestPositionWithFENAndMoves(t *testing.T) {
 func TestBadInputGetsInfoStringAndEngineCarriesOn(t *testing.T) {
 	cases := []struct{ cmd, want string }{
 		{"frobnicate", "unknown command"},
-		{"position fen 8/8/8/8/8/8/8/8 w - - 0 1", "kings"},
-		{"position startpos moves e2e5", "not legal"},
-		{"position sideways", "startpos"},
 		{"go depth x", "depth needs a non-negative whole number"},
 		{"go movetime", "movetime needs a value"},
+		{"go mate 0", "mate needs a number of moves from 1"},
 		{"setoption name Hash value lots", "not a whole number"},
 		{"setoption name NoSuchThing value 1", "unknown option"},
 	}
@@ -90,9 +90,56 @@ func TestBadInputGetsInfoStringAndEngineCarriesOn(t *testing.T) {
 		if !strings.Contains(out, "info string") || !strings.Contains(out, c.want) {
 			t.Errorf("%q: want an info string containing %q, got:\n%s", c.cmd, c.want, out)
 		}
-		// The earlier position survives a bad position command.
+		// The position is untouched by a bad command of another kind.
 		if !strings.Contains(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") || !strings.HasSuffix(out, "readyok\n") {
 			t.Errorf("%q: engine did not carry on with its position:\n%s", c.cmd, out)
+		}
+	}
+}
+
+// A failed position command leaves no position to search: go refuses with
+// an info string naming the problem and bestmove 0000, until a valid
+// position arrives.
+func TestBadPositionRefusesToSearch(t *testing.T) {
+	cases := []struct{ cmd, want string }{
+		{"position startpos moves e2e4 e7e5 e1e2 e8e7 e2e5", `move "e2e5" is not legal`},
+		{"position startpos moves e2e4 e7e9", `move "e7e9": want UCI notation`},
+		{"position startpos moves e2e4 e7e5x", `move "e7e5x": promotion piece`},
+		{"position fen 8/8/8/8/8/8/8/8 w - - 0 1", "kings"},
+		{"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", `bad FEN side field: want "w" or "b"`},
+		{"position fen rnbqkbnr/pppppppp w", "want 6 space-separated fields"},
+		{"position sideways", "startpos"},
+		{"position startpos e2e4", `want "moves"`},
+		{"position", "startpos"},
+	}
+	for _, c := range cases {
+		out := run(t, "position startpos moves d2d4", c.cmd, "go depth 3", "d", "go perft 1", "isready")
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		want := []string{"info string position: ", "info string go: no valid position to search (position: ", "bestmove 0000",
+			"info string d: no valid position: position: ", "info string go: no valid position to search (position: ", "readyok"}
+		if len(lines) != len(want) {
+			t.Errorf("%q: want %d lines, got:\n%s", c.cmd, len(want), out)
+			continue
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(lines[i], w) {
+				t.Errorf("%q: line %d is %q, want it to start with %q", c.cmd, i+1, lines[i], w)
+			}
+		}
+		for _, i := range []int{0, 1, 3, 4} {
+			if !strings.Contains(lines[i], c.want) {
+				t.Errorf("%q: line %q does not name the problem (%q)", c.cmd, lines[i], c.want)
+			}
+		}
+		if strings.Contains(out, "info depth") || strings.Contains(out, "Nodes searched") {
+			t.Errorf("%q: searched without a valid position:\n%s", c.cmd, out)
+		}
+	}
+	// A valid position ends the refusal; so does ucinewgame (the start position).
+	for _, next := range []string{"position fen 7k/8/6K1/8/8/8/8/R7 w - - 0 1", "ucinewgame"} {
+		out := run(t, "position startpos moves e2e5", next, "go depth 2")
+		if !strings.Contains(out, "info depth 2 ") || !strings.Contains(out, "bestmove ") || strings.Contains(out, "bestmove 0000") {
+			t.Errorf("%q after a bad position: want a search, got:\n%s", next, out)
 		}
 	}
 }
@@ -144,6 +191,79 @@ func TestPonderHitReleasesSearch(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "bestmove") {
 		t.Errorf("no bestmove:\n%s", out.String())
+	}
+}
+
+// The mate positions and their mating moves were confirmed with Stockfish
+// (see engine/search's TestSearchFindsMatesAtExactDistance).
+func TestGoMateFindsTheMate(t *testing.T) {
+	cases := []struct {
+		fen   string
+		n     int
+		score string
+		best  string
+	}{
+		{"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", 2, "mate 2", "d5f6"},
+		// WAC 1: the quiet Qg6 is found by the main search only near depth 18.
+		{"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, "mate 2", "g3g6"},
+		{"r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, "mate 3", "f6a6"},
+		{"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3, "mate 3", "f8c5"},
+		// Asked for more moves than needed: the shortest mate is found.
+		{"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 5, "mate 3", "f8c5"},
+	}
+	for _, c := range cases {
+		out := run(t, "position fen "+c.fen, fmt.Sprintf("go mate %d", c.n))
+		if !strings.Contains(out, " score "+c.score+" ") || !strings.HasSuffix(out, "bestmove "+c.best+"\n") &&
+			!strings.Contains(out, "bestmove "+c.best+" ponder ") {
+			t.Errorf("%s go mate %d: want score %s and bestmove %s, got:\n%s", c.fen, c.n, c.score, c.best, out)
+		}
+		if strings.Contains(out, "no mate") {
+			t.Errorf("%s go mate %d: says no mate:\n%s", c.fen, c.n, out)
+		}
+	}
+}
+
+func TestGoMateWithoutMate(t *testing.T) {
+	start := time.Now()
+	out := run(t, "position startpos", "go mate 1")
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("go mate 1 from the start took %v", el)
+	}
+	if strings.Contains(out, "score mate") || !strings.Contains(out, "info string go mate 1: there is no mate in 1") ||
+		!regexp.MustCompile(`\nbestmove [a-h][1-8][a-h][1-8]`).MatchString(out) {
+		t.Errorf("go mate 1 from the start: want no mate score, a note and a bestmove, got:\n%s", out)
+	}
+	// A mate in 3 is not a mate in 2.
+	out = run(t, "position fen r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "go mate 2")
+	if strings.Contains(out, "score mate 1 ") || strings.Contains(out, "score mate 2 ") || !strings.Contains(out, "there is no mate in 2") ||
+		!strings.Contains(out, "bestmove ") {
+		t.Errorf("go mate 2 in a mate in 3: got:\n%s", out)
+	}
+}
+
+func TestGoMateHonoursStopAndMovetime(t *testing.T) {
+	// A mate in 12 from the start would take hours: movetime ends it.
+	start := time.Now()
+	out := run(t, "position startpos", "go mate 12 movetime 300")
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("go mate 12 movetime 300 took %v", el)
+	}
+	if !strings.Contains(out, "no mate found; the search ended having proved none in ") || !strings.Contains(out, "\nbestmove ") ||
+		strings.Contains(out, "bestmove 0000") {
+		t.Errorf("go mate 12 movetime 300: got:\n%s", out)
+	}
+	var buf syncBuffer
+	s := NewSession(&buf)
+	s.Handle("position startpos")
+	s.Handle("go mate 12")
+	time.Sleep(200 * time.Millisecond)
+	start = time.Now()
+	s.Handle("stop")
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("stop took %v", el)
+	}
+	if out := buf.String(); !strings.Contains(out, "\nbestmove ") || strings.Contains(out, "bestmove 0000") {
+		t.Errorf("go mate 12 then stop: got:\n%s", out)
 	}
 }
 
