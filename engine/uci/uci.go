@@ -304,6 +304,11 @@ func (s *Session) goCmd(args []string) {
 			s.printf("info string go: unknown parameter %q\n", args[i])
 		}
 		if !ok {
+			// A GUI waits for a bestmove after every go: answer with
+			// none rather than leave it waiting (perft answers nothing).
+			if !slices.Contains(args, "perft") {
+				s.printf("bestmove 0000\n")
+			}
 			return
 		}
 	}

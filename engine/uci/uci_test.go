@@ -90,6 +90,10 @@ func TestBadInputGetsInfoStringAndEngineCarriesOn(t *testing.T) {
 		if !strings.Contains(out, "info string") || !strings.Contains(out, c.want) {
 			t.Errorf("%q: want an info string containing %q, got:\n%s", c.cmd, c.want, out)
 		}
+		// A malformed go still answers, so that a GUI does not wait.
+		if strings.HasPrefix(c.cmd, "go ") && !strings.Contains(out, "bestmove 0000\n") {
+			t.Errorf("%q: want bestmove 0000 after the error, got:\n%s", c.cmd, out)
+		}
 		// The position is untouched by a bad command of another kind.
 		if !strings.Contains(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") || !strings.HasSuffix(out, "readyok\n") {
 			t.Errorf("%q: engine did not carry on with its position:\n%s", c.cmd, out)
