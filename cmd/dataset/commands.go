@@ -149,9 +149,9 @@ func runVerify(args []string, out, errw io.Writer) error {
 	if rep.Mismatches > int64(len(rep.First)) {
 		fmt.Fprintf(out, "... %d more\n", rep.Mismatches-int64(len(rep.First)))
 	}
-	fmt.Fprintf(out, "replayed %d chains of rows (one per game when each game's rows are contiguous) in %.1f s", rep.Chains, time.Since(start).Seconds())
+	fmt.Fprintf(out, "replayed %d games, each as one chain of contiguous rows, in %.1f s", rep.Games, time.Since(start).Seconds())
 	if rep.PartialHistory > 0 {
-		fmt.Fprintf(out, "; %d rows lack the game's earlier positions (a write window or a gap): their repetition plane is checked as a lower bound", rep.PartialHistory)
+		fmt.Fprintf(out, "; %d rows lack the game's earlier positions (a write window, or a break reported above): their repetition plane is checked as a lower bound", rep.PartialHistory)
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "verify: %d rows, %d mismatches\n", rep.Rows, rep.Mismatches)

@@ -12,6 +12,9 @@
 //
 // verify replays each game from its rows (the first row's FEN, then each
 // row's move) and checks every row's FEN, planes, policy and move columns;
+// a game's rows must be contiguous, in ply order and in one file, and a
+// break is a mismatch naming the game and the plies ("game 123: ply 89
+// follows ply 86");
 // a game written from a later ply has no record of its opening, so its
 // repetition plane is checked as a lower bound where the positions that
 // could repeat lie before its first row (see package chessforge/datasets/verify).

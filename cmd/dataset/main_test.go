@@ -110,6 +110,9 @@ func TestVerifyLastLineCountsRowsAndMismatches(t *testing.T) {
 	if want := "verify: " + strconv.FormatInt(rows, 10) + " rows, 0 mismatches"; code != 0 || lastLine(out) != want {
 		t.Fatalf("exit %d, last line %q; want 0 and %q", code, lastLine(out), want)
 	}
+	if !strings.Contains(out, "replayed 6 games") {
+		t.Errorf("verify does not count the games:\n%s", out)
+	}
 	// One row with a wrong plane, another file with a wrong policy.
 	bad := filepath.Join(t.TempDir(), "bad.parquet")
 	n, err := fixture.Write(bad, fixture.Options{Games: 2, Seed: 9, MaxPlies: 50, Mutate: func(i int64, r *datasets.Row) {
