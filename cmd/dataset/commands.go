@@ -41,19 +41,27 @@ func runInfo(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// statsSettings are the flags of stats.
+type statsSettings struct {
+	Quiet bool `json:"quiet" usage:"no progress bar"`
+	datasets.Filter
+}
+
 func runStats(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	path, err := onePath(fs, args)
+	var set statsSettings
+	path, err := onePathSettings(flag.NewFlagSet("stats", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
+	}
+	if err := set.Filter.Validate(); err != nil {
+		return usagef("%v", err)
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "reading")
-	s, err := stats.Compute(path, b.Add)
+	b := newBar(errw, set.Quiet, total, "reading")
+	s, err := stats.Compute(path, stats.Options{Filter: set.Filter, Progress: b.Add})
 	b.Finish()
 	if err != nil {
 		return err
@@ -229,50 +237,61 @@ func runMerge(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// exportSettings are the flags of export.
+type exportSettings struct {
+	Format    string `json:"format" usage:"epd (FEN [result] lines) or npy (NumPy shards)"`
+	Out       string `json:"out" usage:"output file (epd) or directory (npy)"`
+	ShardRows int    `json:"shard-rows" usage:"rows per NumPy shard"`
+	Quiet     bool   `json:"quiet" usage:"no progress bar"`
+	datasets.Filter
+}
+
 func runExport(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	format := fs.String("format", "", "epd (FEN [result] lines) or npy (NumPy shards)")
-	dest := fs.String("out", "", "output file (epd) or directory (npy)")
-	shardRows := fs.Int("shard-rows", export.DefaultShardRows, "rows per NumPy shard")
-	path, err := onePath(fs, args)
+	set := exportSettings{ShardRows: export.DefaultShardRows}
+	path, err := onePathSettings(flag.NewFlagSet("export", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
 	}
-	if *dest == "" {
+	if set.Out == "" {
 		return usagef("-out is required")
 	}
-	if *shardRows < 1 {
-		return usagef("-shard-rows %d: want at least 1", *shardRows)
+	if set.ShardRows < 1 {
+		return usagef("-shard-rows %d: want at least 1", set.ShardRows)
+	}
+	if err := set.Filter.Validate(); err != nil {
+		return usagef("%v", err)
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "exporting")
+	b := newBar(errw, set.Quiet, total, "exporting")
 	start := time.Now()
 	var rows int64
 	var detail string
-	switch *format {
+	switch set.Format {
 	case "epd":
-		rows, err = export.EPD(path, *dest, b.Add)
-		detail = *dest
+		rows, err = export.EPD(path, set.Out, export.EPDOptions{Filter: set.Filter, Progress: b.Add})
+		detail = set.Out
 	case "npy":
 		var m *export.Manifest
-		m, err = export.NPY(path, *dest, export.NPYOptions{ShardRows: *shardRows, Progress: b.Add})
+		m, err = export.NPY(path, set.Out, export.NPYOptions{ShardRows: set.ShardRows, Filter: set.Filter, Progress: b.Add})
 		if m != nil {
 			rows = m.Rows
-			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", *dest, len(m.Shards), export.BytesPerRow)
+			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", set.Out, len(m.Shards), export.BytesPerRow)
 		}
 	default:
 		b.Finish()
-		return usagef("-format %q: want epd or npy", *format)
+		return usagef("-format %q: want epd or npy", set.Format)
 	}
 	b.Finish()
 	if err != nil {
 		return err
 	}
 	secs := time.Since(start).Seconds()
+	if set.Filter.Active() {
+		fmt.Fprintf(out, "read-time filters %s: kept %d of %d rows\n", set.Filter, rows, total)
+	}
 	fmt.Fprintf(out, "export: %d rows to %s, %.2f s, %.0f positions/s\n", rows, detail, secs, float64(rows)/secs)
 	return nil
 }
