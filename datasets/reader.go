@@ -314,7 +314,6 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	if r.opts.BatchRows <= 0 {
 		r.opts.BatchRows = DefaultBatchRows
 	}
-
 	for _, c := range r.opts.Columns {
 		if columnIndex(c) < 0 {
 			return nil, fmt.Errorf("datasets: unknown column %q (known: %s)", c, strings.Join(ColumnNames(), ", "))
