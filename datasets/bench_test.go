@@ -110,7 +110,14 @@ func cpuSeconds() float64 {
 // BenchmarkRead reads back a file of playout positions, every column, and
 // reports positions/s.
 func BenchmarkRead(b *testing.B) {
-	benchRead(b, nil)
+	benchRead(b, nil, Filter{})
+}
+
+// BenchmarkReadFiltered reads every column through the read-time filters
+// (max-score, skip-in-check, skip-captures, min-ply) and reports the rows
+// scanned per second: the filter's cost over BenchmarkRead.
+func BenchmarkReadFiltered(b *testing.B) {
+	benchRead(b, nil, Filter{MinPly: 8, MaxScore: 300, SkipInCheck: true, SkipCaptures: true})
 }
 
 // BenchmarkReadWithoutPlanes reads every column but planes, as the tools
@@ -122,10 +129,10 @@ func BenchmarkReadWithoutPlanes(b *testing.B) {
 			cols = append(cols, c)
 		}
 	}
-	benchRead(b, cols)
+	benchRead(b, cols, Filter{})
 }
 
-func benchRead(b *testing.B, cols []string) {
+func benchRead(b *testing.B, cols []string, filter Filter) {
 	path := filepath.Join(b.TempDir(), "read.parquet")
 	w, err := Create(path, testOptions())
 	if err != nil {
@@ -147,7 +154,7 @@ func benchRead(b *testing.B, cols []string) {
 	var rows int64
 	var batch Batch
 	for i := 0; i < b.N; i++ {
-		rd, err := Open(path, &ReaderOptions{Columns: cols})
+		rd, err := Open(path, &ReaderOptions{Columns: cols, Filter: filter})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -161,6 +168,7 @@ func benchRead(b *testing.B, cols []string) {
 			}
 			rows += int64(batch.Len)
 		}
+		rows += rd.Dropped() // positions scanned: kept and dropped
 		rd.Close()
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "positions/s")

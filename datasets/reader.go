@@ -32,6 +32,11 @@ type ReaderOptions struct {
 	Columns []string
 	// BatchRows is the number of rows per batch (default DefaultBatchRows).
 	BatchRows int
+	// Filter drops the rows it rejects (see Filter); the zero Filter keeps
+	// every row. The columns it reads are read whether or not Columns
+	// names them; a file without in_check, best_is_capture or
+	// best_is_promotion has them derived from fen and best_move.
+	Filter Filter
 }
 
 // Files resolves a dataset path: a .parquet file, a directory (every
@@ -192,8 +197,12 @@ func Stat(path string) ([]FileInfo, error) {
 // were not read are empty. A Batch is the caller's: its slices stay valid
 // until it is passed to ReadBatch again.
 type Batch struct {
-	File            string // the file the rows come from
-	Len             int    // rows in the batch
+	File string // the file the rows come from
+	Len  int    // rows in the batch
+	// Scanned is the number of rows read from the files for this batch:
+	// Len, plus the rows the Reader's filter dropped since the batch before
+	// (for a progress bar over NumRows).
+	Scanned         int
 	GameID          []int64
 	Ply             []int32
 	FEN             []string
@@ -280,14 +289,20 @@ type Reader struct {
 	path     string
 	generic  bool // read planes through pqarrow always (tests compare the two paths)
 
-	row Batch // the batch Read serves rows from
-	pos int
+	row     Batch // the batch Read serves rows from
+	pos     int
+	dropped int64 // rows the filter dropped so far
 }
 
 // Open starts reading a dataset (a file, a directory or a glob). It opens
 // and checks every file's footer first, so that a dataset with a bad file
 // fails at once with that file's name.
 func Open(path string, opts *ReaderOptions) (*Reader, error) {
+	if opts != nil {
+		if err := opts.Filter.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	files, err := Files(path)
 	if err != nil {
 		return nil, err
@@ -316,9 +331,18 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 				return nil, fmt.Errorf("datasets: %s: missing column %q", f, c)
 			}
 		}
+		if _, err := r.opts.Filter.filterColumns(f, info.has); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
+
+// has reports whether the file has the column.
+func (info *FileInfo) has(col string) bool { return len(info.Schema.FieldIndices(col)) > 0 }
+
+// Dropped returns the number of rows the filter has dropped so far.
+func (r *Reader) Dropped() int64 { return r.dropped }
 
 // Files returns the files the Reader reads, in order.
 func (r *Reader) Files() []string { return r.files }
@@ -347,6 +371,19 @@ func (r *Reader) openNext() error {
 	want := r.opts.Columns
 	if len(want) == 0 {
 		want = ColumnNames()
+	}
+	if r.opts.Filter.Active() {
+		extra, err := r.opts.Filter.filterColumns(path, info.has)
+		if err != nil {
+			pf.Close()
+			return err
+		}
+		want = want[:len(want):len(want)]
+		for _, c := range extra {
+			if !contains(want, c) {
+				want = append(want, c)
+			}
+		}
 	}
 	var leaves []int
 	var planes *parquetpage.ColumnReader
@@ -404,10 +441,33 @@ func (r *Reader) closeFile() {
 }
 
 // ReadBatch fills b with the next rows (at most ReaderOptions.BatchRows,
-// all from one file), reusing b's slices. It returns io.EOF after the last
-// row, and an error naming the file for a corrupt or truncated file or a
-// null in any column.
+// all from one file, those the filter keeps), reusing b's slices. It
+// returns io.EOF after the last row, and an error naming the file for a
+// corrupt or truncated file or a null in any column.
 func (r *Reader) ReadBatch(b *Batch) error {
+	scanned := 0
+	for {
+		if err := r.readBatch(b); err != nil {
+			return err
+		}
+		scanned += b.Len
+		if r.opts.Filter.Active() {
+			n, err := r.opts.Filter.filter(b)
+			if err != nil {
+				return err
+			}
+			r.dropped += int64(n)
+			if b.Len == 0 {
+				continue
+			}
+		}
+		b.Scanned = scanned
+		return nil
+	}
+}
+
+// readBatch is ReadBatch without the filter.
+func (r *Reader) readBatch(b *Batch) error {
 	for {
 		if r.pf == nil {
 			if err := r.openNext(); err != nil {

@@ -2,10 +2,13 @@
 // files with one row per position (SPEC §3), written by self-play and read by
 // the dataset tools, the tuner and, through any Parquet reader, by Python.
 //
-// A dataset is one .parquet file or a directory of them (shards). Writer
-// streams rows into one file under a temporary name and renames it when
-// closed; Reader streams rows or column batches back from a file, a
-// directory or a glob, checking every file's schema and version first.
+// A dataset is one .parquet file or a directory of them (shards), a record
+// of whole games: a game's rows are contiguous, from its first recorded ply
+// to its last. Writer streams rows into one file under a temporary name
+// and renames it when closed; Reader streams rows or column batches back
+// from a file, a directory or a glob, checking every file's schema and
+// version first, and drops the rows its read-time Filter rejects (the
+// filters belong to reading, never to writing).
 package datasets
 
 import (

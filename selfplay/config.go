@@ -51,8 +51,11 @@ type Config struct {
 	DrawPlies   int `json:"draw-plies" job:"yes" usage:"... for this many plies in a row (0: never)"`
 	MaxPlies    int `json:"max-plies" job:"yes" usage:"ply cap: the game is drawn at this many plies (0: none)"`
 
-	WriteMinPly   int `json:"write-min-ply" job:"yes" usage:"record positions from this ply on"`
-	WriteMaxScore int `json:"write-max-score" job:"yes" usage:"record only positions with |score| <= this (0: all)"`
+	// WriteMinPly starts the write window: a game's rows run from this ply
+	// to its end, every position in between (see Game.Rows).
+	WriteMinPly int `json:"write-min-ply" job:"yes" usage:"record positions from this ply on (every later one: a game's rows are contiguous)"`
+	// WriteMaxScore is the removed score cap: setting it is an error.
+	WriteMaxScore RemovedWriteMaxScore `json:"write-max-score" job:"no" usage:"removed: games are recorded whole; drop big scores when reading, with the read-time filter max-score"`
 
 	Workers   int    `json:"workers" job:"no" usage:"games played at once (0: one per core)"`
 	Out       string `json:"out" job:"no" usage:"output: a .parquet file, or a directory of part files (sharded or large jobs always make a directory)"`
@@ -82,7 +85,6 @@ func DefaultConfig() Config {
 		DrawPlies:     12,
 		MaxPlies:      400,
 		WriteMinPly:   8,
-		WriteMaxScore: 3000,
 		Out:           "out.parquet",
 		PartGames:     5000,
 	}
@@ -122,8 +124,6 @@ func (c *Config) Validate() error {
 		return bad("max-plies", c.MaxPlies, "must not be negative")
 	case c.WriteMinPly < 0:
 		return bad("write-min-ply", c.WriteMinPly, "must not be negative")
-	case c.WriteMaxScore < 0:
-		return bad("write-max-score", c.WriteMaxScore, "must not be negative")
 	case c.Workers < 0:
 		return bad("workers", c.Workers, "must not be negative")
 	case c.Out == "":
@@ -141,6 +141,34 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// ErrWriteMaxScore is the error for the removed setting write-max-score.
+var ErrWriteMaxScore = errors.New("write-max-score is removed: self-play records every position of a game " +
+	"from -write-min-ply on, so that games replay whole; drop big scores when reading instead, with the " +
+	"read-time filter max-score (bin/tune -max-score, bin/dataset export -max-score, the Python loader's max_score)")
+
+// RemovedWriteMaxScore is the setting write-max-score, a write filter that
+// dropped rows in the middle of games. It is kept only to say so: a flag or
+// a config-file value is ErrWriteMaxScore. It holds no value: it encodes
+// as JSON null, and null (not set) decodes without error.
+type RemovedWriteMaxScore struct{}
+
+// String returns "" (the flag has no value).
+func (RemovedWriteMaxScore) String() string { return "" }
+
+// Set fails with ErrWriteMaxScore.
+func (*RemovedWriteMaxScore) Set(string) error { return ErrWriteMaxScore }
+
+// UnmarshalJSON fails with ErrWriteMaxScore unless data is null.
+func (*RemovedWriteMaxScore) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	return ErrWriteMaxScore
+}
+
+// MarshalJSON returns null.
+func (RemovedWriteMaxScore) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 // maxGames bounds a job so that game numbers fit the low 32 bits of a game ID.
 const maxGames = 1 << 32

@@ -40,7 +40,7 @@ type Game struct {
 	Plies       []Ply
 	Result      float32 // for White: 1, 0.5, 0
 	Termination datasets.Termination
-	Rows        []datasets.Row // the recorded positions, in ply order
+	Rows        []datasets.Row // every position from ply WriteMinPly to the end, in ply order: no gaps
 	Hashes      []uint64       // the Zobrist key of each row's position
 }
 
@@ -205,7 +205,7 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 				pl.Move = p.chooseLine(&res, rng)
 			}
 		}
-		if record && pl.Searched && (cfg.WriteMaxScore == 0 || abs(int(pl.Score)) <= cfg.WriteMaxScore) {
+		if record { // searched above: every ply from WriteMinPly on is a row, so the game's rows have no gap
 			g.Rows = append(g.Rows, datasets.Row{})
 			r := &g.Rows[len(g.Rows)-1]
 			if err := r.SetPosition(pos, 0, pl.Move, pl.Best); err != nil {

@@ -2,7 +2,6 @@ package selfplay
 
 import (
 	"context"
-	"math"
 	"testing"
 
 	"chessforge/datasets"
@@ -31,7 +30,6 @@ func tinyConfig() Config {
 	c.DrawPlies = 4
 	c.MaxPlies = 40
 	c.WriteMinPly = 0
-	c.WriteMaxScore = 0
 	c.Workers = 2
 	c.PartGames = 1000
 	return c
@@ -278,35 +276,33 @@ func TestAdjudicationAndPlyCap(t *testing.T) {
 	}
 }
 
-func TestWriteFiltersLeaveOutEarlyPliesAndBigScores(t *testing.T) {
+func TestWriteWindowRecordsEveryPlyFromItsStart(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 4
 	cfg.WriteMinPly = 6
-	cfg.WriteMaxScore = 150
 	games := collect(t, cfg, Unsharded)
-	written := 0
+	rows := 0
 	for _, g := range games {
 		checkGame(t, &cfg, g)
-		for _, r := range g.Rows {
-			if r.Ply < 6 || math.Abs(float64(r.ScoreCP)) > 150 {
-				t.Fatalf("game %d: row at ply %d with score %d passed the filters", g.Number, r.Ply, r.ScoreCP)
+		// The rows are plies 6, 7, ... to the game's last: no gap, whatever
+		// the scores.
+		if want := max(len(g.Plies)-6, 0); len(g.Rows) != want {
+			t.Fatalf("game %d: %d rows for %d plies, want %d", g.Number, len(g.Rows), len(g.Plies), want)
+		}
+		for i, r := range g.Rows {
+			if r.Ply != int32(6+i) || !g.Plies[6+i].Searched {
+				t.Fatalf("game %d: row %d at ply %d (searched %v), want ply %d", g.Number, i, r.Ply, g.Plies[6+i].Searched, 6+i)
 			}
 		}
-		for i, pl := range g.Plies {
-			if i >= 6 && pl.Searched && abs(int(pl.Score)) <= 150 {
-				written++
-			}
-			if i < cfg.RandomPlies && pl.Searched {
+		for i, pl := range g.Plies[:min(cfg.RandomPlies, len(g.Plies))] {
+			if pl.Searched {
 				t.Errorf("game %d: random ply %d searched although it is not written", g.Number, i)
 			}
 		}
-	}
-	rows := 0
-	for _, g := range games {
 		rows += len(g.Rows)
 	}
-	if rows != written || rows == 0 {
-		t.Fatalf("%d rows, want %d (and some)", rows, written)
+	if rows == 0 {
+		t.Fatal("no rows")
 	}
 }
 

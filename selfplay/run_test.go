@@ -188,17 +188,63 @@ func checkVerify(t *testing.T, path string, rows int) {
 	}
 }
 
-func TestDefaultJobWithAWriteWindowVerifies(t *testing.T) {
-	cfg := DefaultConfig() // write from ply 8, scores capped, MultiPV openings
+// TestScoreCapAtReadTimeLeavesGamesWhole runs the default job (rows from
+// ply 8, MultiPV openings): every game's rows run from ply 8 to its end, so
+// verify replays each as one chain, big scores included; the score cap is a
+// read-time filter, which drops exactly the rows beyond it.
+func TestScoreCapAtReadTimeLeavesGamesWhole(t *testing.T) {
+	cfg := DefaultConfig()
 	cfg.Games, cfg.Nodes, cfg.Hash, cfg.MaxPlies = 3, 200, 1, 60
 	cfg.Out = filepath.Join(t.TempDir(), "d.parquet")
 	sum := runJob(t, cfg, Options{})
 	checkVerify(t, cfg.Out, int(sum.Positions))
-	for _, r := range fixture.Rows(t, cfg.Out) {
-		if r.Ply < 8 || r.ScoreCP > 3000 || r.ScoreCP < -3000 {
-			t.Fatalf("row at ply %d with score %d is outside the write window", r.Ply, r.ScoreCP)
+	rep, err := verify.Dataset(cfg.Out, verify.Options{})
+	if err != nil || rep.Games != int64(cfg.Games) {
+		t.Fatalf("verify: %v, %d games, want %d", err, rep.Games, cfg.Games)
+	}
+	const maxScore = 300
+	rows := fixture.Rows(t, cfg.Out)
+	var want []datasets.Row
+	holes := 0 // rows beyond the cap with a later row of their game: the old write filter's holes
+	for i, r := range rows {
+		if i == 0 || r.GameID != rows[i-1].GameID {
+			if r.Ply != 8 {
+				t.Fatalf("game %d starts at ply %d, want 8", r.GameID, r.Ply)
+			}
+		} else if r.Ply != rows[i-1].Ply+1 {
+			t.Fatalf("game %d: ply %d follows ply %d", r.GameID, r.Ply, rows[i-1].Ply)
+		}
+		if r.ScoreCP >= -maxScore && r.ScoreCP <= maxScore {
+			want = append(want, r)
+		} else if i+1 < len(rows) && rows[i+1].GameID == r.GameID {
+			holes++
 		}
 	}
+	if holes == 0 {
+		t.Fatal("no game scores beyond the cap in its middle: the test proves nothing")
+	}
+	rd, err := datasets.Open(cfg.Out, &datasets.ReaderOptions{Filter: datasets.Filter{MaxScore: maxScore}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	for i := 0; ; i++ {
+		var r datasets.Row
+		err := rd.Read(&r)
+		if err == io.EOF {
+			if i != len(want) {
+				t.Fatalf("the filter kept %d rows, want %d", i, len(want))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= len(want) || r.GameID != want[i].GameID || r.Ply != want[i].Ply {
+			t.Fatalf("filtered row %d: game %d ply %d, want the %d-th row within the cap", i, r.GameID, r.Ply, i)
+		}
+	}
+	t.Logf("%d rows, %d within |score| <= %d, %d beyond it in mid-game", len(rows), len(want), maxScore, holes)
 }
 
 // footer returns a dataset file's key-value metadata.

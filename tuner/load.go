@@ -38,8 +38,14 @@ const MateBound = 31000
 
 // LoadOptions configures Load.
 type LoadOptions struct {
-	Select    string  // Resolve (default), Filter or AsIs
-	SkipPlies int     // skip positions before this ply (when the ply is known)
+	Select string // Resolve (default), Filter or AsIs
+	// Filter is the read-time filters. A Parquet dataset is read through
+	// datasets.Reader with it. Text lines carry a FEN and a result only:
+	// min-ply takes the ply from the FEN's move counters (a line without
+	// them is a bad line), skip-in-check decides from the FEN, and the
+	// filters that read a score or a best move (max-score, disagree-score,
+	// skip-captures) are an error naming the file and the missing column.
+	Filter    datasets.Filter
 	SkipMates bool    // skip positions whose search score is a mate score
 	ValFrac   float64 // share of games that go to validation
 	Seed      uint64  // seed of the train/validation split
@@ -55,12 +61,12 @@ type LoadOptions struct {
 // LoadStats counts what Load read and kept.
 type LoadStats struct {
 	Files     []string
-	Read      int // records (lines or rows) read
+	Read      int // records (lines or rows) read, those the filters dropped included
 	Bad       int // bad lines tolerated
 	Train     int // positions kept for training
 	Val       int // positions kept for validation
 	Resolved  int // positions a quiescence search moved to another leaf
-	SkipPly   int // skipped as before SkipPlies
+	Filtered  int // dropped by the read-time filters (LoadOptions.Filter)
 	SkipMate  int // skipped for a mate score
 	SkipCheck int // skipped (Filter) as in check
 	SkipNoisy int // skipped (Filter) as not quiet
@@ -68,17 +74,14 @@ type LoadStats struct {
 
 // record is one labelled position as read from a file.
 type record struct {
-	raw     string // a text line to parse, or "" when the fields are set
-	fen     string
-	result  float64 // White's
-	score   float64 // White's, NaN when unknown
-	key     uint64  // game key for the split
-	ply     int     // −1 when unknown
-	inCheck bool
-	noisy   bool // best move is a capture or promotion
-	hasBest bool
-	file    string
-	line    int
+	raw    string // a text line to parse, or "" when the fields are set
+	fen    string
+	result float64 // White's
+	score  float64 // White's, NaN when unknown
+	key    uint64  // game key for the split
+	best   string  // the search's best move, UCI; "" for text lines
+	file   string
+	line   int
 }
 
 const chunkSize = 2048
@@ -127,9 +130,17 @@ func Load(path string, opts LoadOptions) (train, val *Set, st *LoadStats, err er
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
+	if err := opts.Filter.Validate(); err != nil {
+		return nil, nil, nil, err
+	}
 	files, err := inputFiles(path)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	for _, f := range files {
+		if err := textTakes(f, opts.Filter); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	st = &LoadStats{Files: files}
 
@@ -152,8 +163,11 @@ func Load(path string, opts LoadOptions) (train, val *Set, st *LoadStats, err er
 		}(ins[t])
 	}
 	prodErr := make(chan error, 1)
+	var dropped int64 // rows the Parquet reader's filter dropped; read after prodErr
 	go func() {
-		prodErr <- produce(files, opts, ins, quit)
+		var err error
+		dropped, err = produce(files, opts, ins, quit)
+		prodErr <- err
 		for _, in := range ins {
 			close(in)
 		}
@@ -192,6 +206,8 @@ func Load(path string, opts LoadOptions) (train, val *Set, st *LoadStats, err er
 	if fail != nil {
 		return nil, nil, nil, fail
 	}
+	st.Read += int(dropped)
+	st.Filtered += int(dropped)
 	st.Train, st.Val = train.Len(), val.Len()
 	return train, val, st, nil
 }
@@ -210,7 +226,7 @@ func (st *LoadStats) merge(r *chunkResult, train, val *Set, opts LoadOptions) er
 	}
 	st.Read += r.st.Read
 	st.Resolved += r.st.Resolved
-	st.SkipPly += r.st.SkipPly
+	st.Filtered += r.st.Filtered
 	st.SkipMate += r.st.SkipMate
 	st.SkipCheck += r.st.SkipCheck
 	st.SkipNoisy += r.st.SkipNoisy
@@ -253,8 +269,27 @@ func inputFiles(path string) ([]string, error) {
 	return files, nil
 }
 
-// produce reads every file into chunks, handing chunk k to ins[k mod n].
-func produce(files []string, opts LoadOptions, ins []chan chunk, quit <-chan struct{}) error {
+// textTakes reports, for an input that is not Parquet, the filter that
+// reads a column text lines lack.
+func textTakes(path string, f datasets.Filter) error {
+	if isParquet(path) {
+		return nil
+	}
+	for _, n := range f.Needs() {
+		if n.Setting == "min-ply" || n.Setting == "skip-in-check" {
+			continue // from the FEN
+		}
+		return fmt.Errorf("tune: %s: text input has no %s column, which the read-time filter %s reads: filter a Parquet dataset instead",
+			path, strings.Join(n.Columns, " or "), n.Setting)
+	}
+	return nil
+}
+
+func isParquet(path string) bool { return strings.HasSuffix(path, ".parquet") }
+
+// produce reads every file into chunks, handing chunk k to ins[k mod n]. It
+// returns the number of Parquet rows the read-time filters dropped.
+func produce(files []string, opts LoadOptions, ins []chan chunk, quit <-chan struct{}) (int64, error) {
 	seq := 0
 	cur := make([]record, 0, chunkSize)
 	send := func() error {
@@ -277,43 +312,47 @@ func produce(files []string, opts LoadOptions, ins []chan chunk, quit <-chan str
 		}
 		return nil
 	}
+	var dropped int64
 	for fi, f := range files {
 		var err error
-		if strings.HasSuffix(f, ".parquet") {
-			err = readParquet(f, add)
+		if isParquet(f) {
+			var n int64
+			n, err = readParquet(f, opts.Filter, add)
+			dropped += n
 		} else {
 			err = readText(f, uint64(fi), opts.EPDBlock, add)
 		}
 		if err != nil {
-			return err
+			return dropped, err
 		}
 	}
-	return send()
+	return dropped, send()
 }
 
-func readParquet(path string, add func(record) error) error {
-	rd, err := datasets.Open(path, &datasets.ReaderOptions{Columns: []string{
-		datasets.ColGameID, datasets.ColPly, datasets.ColFEN, datasets.ColScoreCP, datasets.ColResult,
-		datasets.ColInCheck, datasets.ColBestIsCapture, datasets.ColBestIsPromotion,
+// readParquet hands the rows of a Parquet file that filter keeps to add
+// and returns how many it dropped.
+func readParquet(path string, filter datasets.Filter, add func(record) error) (int64, error) {
+	// Required columns only (in check and the best move's kind come from
+	// the board), so that every dataset, old or from another writer, loads.
+	rd, err := datasets.Open(path, &datasets.ReaderOptions{Filter: filter, Columns: []string{
+		datasets.ColGameID, datasets.ColFEN, datasets.ColBestMove, datasets.ColScoreCP, datasets.ColResult,
 	}})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer rd.Close()
 	var row datasets.Row
 	for n := 1; ; n++ {
 		if err := rd.Read(&row); err == io.EOF {
-			return nil
+			return rd.Dropped(), nil
 		} else if err != nil {
-			return fmt.Errorf("%s: row %d: %w", path, n, err)
+			return rd.Dropped(), fmt.Errorf("%s: row %d: %w", path, n, err)
 		}
 		if err := add(record{
 			fen: row.FEN, result: float64(row.Result), score: float64(row.ScoreCP),
-			key: mix(uint64(row.GameID)), ply: int(row.Ply), inCheck: row.InCheck,
-			noisy: row.BestIsCapture || row.BestIsPromotion, hasBest: true,
-			file: path, line: n,
+			key: mix(uint64(row.GameID)), best: row.BestMove, file: path, line: n,
 		}); err != nil {
-			return err
+			return rd.Dropped(), err
 		}
 	}
 }
@@ -332,7 +371,7 @@ func readText(path string, fileIndex uint64, block int, add func(record) error) 
 			continue
 		}
 		key := mix(fileIndex<<40 ^ uint64((n-1)/block))
-		if err := add(record{raw: line, key: key, ply: -1, score: math.NaN(), file: path, line: n}); err != nil {
+		if err := add(record{raw: line, key: key, score: math.NaN(), file: path, line: n}); err != nil {
 			return err
 		}
 	}
@@ -400,13 +439,21 @@ func (w *worker) one(rec *record, r *chunkResult) error {
 	if err != nil {
 		return fmt.Errorf("bad FEN %q: %w", rec.fen, err)
 	}
-	if rec.ply < 0 && len(strings.Fields(rec.fen)) >= 6 {
-		rec.ply = 2*(pos.FullmoveNumber()-1) + int(pos.SideToMove())
-	}
 	o := &w.opts
-	if rec.ply >= 0 && rec.ply < o.SkipPlies {
-		r.st.SkipPly++
-		return nil
+	if rec.raw != "" { // a text line: the filters that need only the FEN (Load refused the others)
+		if o.Filter.MinPly > 0 {
+			if len(strings.Fields(rec.fen)) < 6 {
+				return fmt.Errorf("the read-time filter min-ply needs the ply, and the FEN %q has no move counters", rec.fen)
+			}
+			if ply := 2*(pos.FullmoveNumber()-1) + int(pos.SideToMove()); ply < o.Filter.MinPly {
+				r.st.Filtered++
+				return nil
+			}
+		}
+		if o.Filter.SkipInCheck && pos.InCheck() {
+			r.st.Filtered++
+			return nil
+		}
 	}
 	if o.SkipMates && !math.IsNaN(rec.score) && math.Abs(rec.score) >= MateBound {
 		r.st.SkipMate++
@@ -415,15 +462,20 @@ func (w *worker) one(rec *record, r *chunkResult) error {
 	leaf := pos
 	switch o.Select {
 	case Filter:
-		if pos.InCheck() || rec.inCheck {
+		if pos.InCheck() {
 			r.st.SkipCheck++
 			return nil
 		}
-		if rec.hasBest && rec.noisy {
-			r.st.SkipNoisy++
-			return nil
-		}
-		if !rec.hasBest {
+		if rec.best != "" {
+			best, err := pos.ParseUCIMove(rec.best)
+			if err != nil {
+				return fmt.Errorf("best move: %w", err)
+			}
+			if pos.IsCapture(best) || best.IsPromotion() {
+				r.st.SkipNoisy++
+				return nil
+			}
+		} else {
 			if pv, _ := w.eng.QuietPV(pos); len(pv) > 0 {
 				r.st.SkipNoisy++
 				return nil

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"chessforge/configs/progress"
+	"chessforge/datasets"
 	"chessforge/engine/eval"
 	"chessforge/engine/eval/evalgen"
 )
@@ -19,28 +21,33 @@ import (
 // package configs), its usage tag the flag's help; DefaultOptions gives the
 // defaults.
 type Options struct {
-	Data      string  "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines\""
-	Select    string  `json:"select" usage:"position selection: qsearch (resolve each to its quiet leaf), filter (skip in-check and capture/promotion best moves), none"`
-	SkipPlies int     `json:"skip-plies" usage:"skip positions before this ply (when the ply is known)"`
-	SkipMates bool    `json:"skip-mates" usage:"skip positions with a mate score"`
-	Lambda    float64 `json:"lambda" usage:"target = λ·result + (1−λ)·sigmoid(score) (datasets with scores)"`
-	Val       float64 `json:"val" usage:"share of games held out for validation"`
-	Seed      uint64  `json:"seed" usage:"seed of the train/validation split"`
-	EPDBlock  int     `json:"epd-block" usage:"consecutive text lines treated as one game for the split"`
-	MaxBad    int     `json:"max-bad" usage:"bad input lines tolerated (each reported) before giving up"`
-	Params    string  `json:"params" usage:"weight groups or families to tune, comma-separated (e.g. psqt,kingsafety,passed_rank.eg); the rest stay frozen"`
-	Method    string  `json:"method" usage:"minimiser: lbfgs (gonum, full batch) or adam (full batch)"`
-	Iters     int     `json:"iters" usage:"iterations at most"`
-	Patience  int     `json:"patience" usage:"stop after this many iterations without a better validation error"`
-	LR        float64 `json:"lr" usage:"Adam's step size in centipawns"`
-	L2        float64 `json:"l2" usage:"L2 penalty towards the starting weights: l2·Σ((w−w0)/100)²"`
-	K         float64 `json:"k" usage:"sigmoid scale K (0: fit it to the starting weights)"`
-	Threads   int     `json:"threads" usage:"goroutines (0: all cores)"`
-	Out       string  `json:"out" usage:"weights file to write"`
-	Source    string  `json:"source" usage:"how the weights file's header names the data (default: the -data path)"`
-	DryRun    bool    `json:"dry-run" usage:"only report; write no weights file"`
-	Report    string  `json:"report" usage:"directory for errors.csv, curves.png and changes.txt (empty: none)"`
-	Top       int     `json:"top" usage:"weight changes listed in changes.txt"`
+	Data      string "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines\""
+	Select    string `json:"select" usage:"position selection: qsearch (resolve each to its quiet leaf), filter (skip in-check and capture/promotion best moves), none"`
+	SkipMates bool   `json:"skip-mates" usage:"skip positions with a mate score"`
+	// Filter is the read-time filters (min-ply, max-score, skip-in-check,
+	// skip-captures, disagree-score), the same in every reader of the
+	// project; see LoadOptions.Filter for text input.
+	datasets.Filter
+	// SkipPlies is the removed setting skip-plies, now min-ply.
+	SkipPlies RemovedSkipPlies `json:"skip-plies" usage:"removed: use the read-time filter -min-ply"`
+	Lambda    float64          `json:"lambda" usage:"target = λ·result + (1−λ)·sigmoid(score) (datasets with scores)"`
+	Val       float64          `json:"val" usage:"share of games held out for validation"`
+	Seed      uint64           `json:"seed" usage:"seed of the train/validation split"`
+	EPDBlock  int              `json:"epd-block" usage:"consecutive text lines treated as one game for the split"`
+	MaxBad    int              `json:"max-bad" usage:"bad input lines tolerated (each reported) before giving up"`
+	Params    string           `json:"params" usage:"weight groups or families to tune, comma-separated (e.g. psqt,kingsafety,passed_rank.eg); the rest stay frozen"`
+	Method    string           `json:"method" usage:"minimiser: lbfgs (gonum, full batch) or adam (full batch)"`
+	Iters     int              `json:"iters" usage:"iterations at most"`
+	Patience  int              `json:"patience" usage:"stop after this many iterations without a better validation error"`
+	LR        float64          `json:"lr" usage:"Adam's step size in centipawns"`
+	L2        float64          `json:"l2" usage:"L2 penalty towards the starting weights: l2·Σ((w−w0)/100)²"`
+	K         float64          `json:"k" usage:"sigmoid scale K (0: fit it to the starting weights)"`
+	Threads   int              `json:"threads" usage:"goroutines (0: all cores)"`
+	Out       string           `json:"out" usage:"weights file to write"`
+	Source    string           `json:"source" usage:"how the weights file's header names the data (default: the -data path)"`
+	DryRun    bool             `json:"dry-run" usage:"only report; write no weights file"`
+	Report    string           `json:"report" usage:"directory for errors.csv, curves.png and changes.txt (empty: none)"`
+	Top       int              `json:"top" usage:"weight changes listed in changes.txt"`
 
 	// Log receives the run's report, a line per step (nil: discarded).
 	Log io.Writer `json:"-"`
@@ -71,6 +78,32 @@ func DefaultOptions() Options {
 		Top:       40,
 	}
 }
+
+// ErrSkipPlies is the error for the removed setting skip-plies.
+var ErrSkipPlies = errors.New("skip-plies is removed: use the read-time filter min-ply (the same name in every reader: bin/dataset export, the Python loader's min_ply)")
+
+// RemovedSkipPlies is the setting skip-plies, replaced by the read-time
+// filter min-ply. It is kept only to say so: a flag or a config-file value
+// is ErrSkipPlies. It holds no value: it encodes as JSON null, and null
+// (not set) decodes without error.
+type RemovedSkipPlies struct{}
+
+// String returns "" (the flag has no value).
+func (RemovedSkipPlies) String() string { return "" }
+
+// Set fails with ErrSkipPlies.
+func (*RemovedSkipPlies) Set(string) error { return ErrSkipPlies }
+
+// UnmarshalJSON fails with ErrSkipPlies unless data is null.
+func (*RemovedSkipPlies) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	return ErrSkipPlies
+}
+
+// MarshalJSON returns null.
+func (RemovedSkipPlies) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 // Summary is what a run found: the errors before and after, on the training
 // and validation sets, with the weights rounded as the generated file holds
@@ -127,7 +160,7 @@ func Run(o Options) (*Summary, error) {
 		Throttle: 200 * time.Millisecond, Elapsed: true, ClearOnFinish: true,
 	})
 	train, val, st, err := Load(o.Data, LoadOptions{
-		Select: o.Select, SkipPlies: o.SkipPlies, SkipMates: o.SkipMates,
+		Select: o.Select, Filter: o.Filter, SkipMates: o.SkipMates,
 		ValFrac: o.Val, Seed: o.Seed, EPDBlock: o.EPDBlock, MaxBad: o.MaxBad,
 		Threads: nthreads, Warn: warn,
 		Progress: func(n int) { loadBar.Set(int64(n)) },
@@ -141,8 +174,8 @@ func Run(o Options) (*Summary, error) {
 		return nil, fmt.Errorf("%s: no positions left to train on (%d read)", o.Data, st.Read)
 	}
 	loadTime, loadCPU := time.Since(start), cpuTime()-cpu0
-	say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (selection %s: %d resolved to another leaf, skipped %d by ply, %d mate scores, %d in check, %d not quiet)",
-		o.Data, len(st.Files), st.Read, st.Bad, n, train.Len(), val.Len(), o.Select, st.Resolved, st.SkipPly, st.SkipMate, st.SkipCheck, st.SkipNoisy)
+	say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (read-time filters %s: %d dropped; selection %s: %d resolved to another leaf, skipped %d mate scores, %d in check, %d not quiet)",
+		o.Data, len(st.Files), st.Read+st.Filtered, st.Bad, n, train.Len(), val.Len(), o.Filter, st.Filtered, o.Select, st.Resolved, st.SkipMate, st.SkipCheck, st.SkipNoisy)
 	storeBytes := train.Bytes() + val.Bytes()
 	say("tune: positions stored in %.1f MB, %.0f bytes/position; loaded in %.1f s, %.1f CPU-s (%.0f positions/s)",
 		float64(storeBytes)/1e6, float64(storeBytes)/float64(n), loadTime.Seconds(), loadCPU.Seconds(), float64(st.Read)/loadTime.Seconds())

@@ -42,19 +42,27 @@ func runInfo(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// statsSettings are the flags of stats.
+type statsSettings struct {
+	Quiet bool `json:"quiet" usage:"no progress bar"`
+	datasets.Filter
+}
+
 func runStats(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	path, err := onePath(fs, args)
+	var set statsSettings
+	path, err := onePathSettings(flag.NewFlagSet("stats", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
+	}
+	if err := set.Filter.Validate(); err != nil {
+		return usagef("%v", err)
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "reading")
-	s, err := stats.Compute(path, b.Add)
+	b := newBar(errw, set.Quiet, total, "reading")
+	s, err := stats.Compute(path, stats.Options{Filter: set.Filter, Progress: b.Add})
 	b.Finish()
 	if err != nil {
 		return err
@@ -150,9 +158,9 @@ func runVerify(args []string, out, errw io.Writer) error {
 	if rep.Mismatches > int64(len(rep.First)) {
 		fmt.Fprintf(out, "... %d more\n", rep.Mismatches-int64(len(rep.First)))
 	}
-	fmt.Fprintf(out, "replayed %d chains of rows (one per game when each game's rows are contiguous) in %.1f s", rep.Chains, time.Since(start).Seconds())
+	fmt.Fprintf(out, "replayed %d games, each as one chain of contiguous rows, in %.1f s", rep.Games, time.Since(start).Seconds())
 	if rep.PartialHistory > 0 {
-		fmt.Fprintf(out, "; %d rows lack the game's earlier positions (a write window or a gap): their repetition plane is checked as a lower bound", rep.PartialHistory)
+		fmt.Fprintf(out, "; %d rows lack the game's earlier positions (a write window, or a break reported above): their repetition plane is checked as a lower bound", rep.PartialHistory)
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "verify: %d rows, %d mismatches\n", rep.Rows, rep.Mismatches)
@@ -230,48 +238,59 @@ func runMerge(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// exportSettings are the flags of export.
+type exportSettings struct {
+	Format    string `json:"format" usage:"epd (FEN [result] lines), npy (NumPy shards), plain or binpack (Stockfish's training data)"`
+	Out       string `json:"out" usage:"output file (epd, plain, binpack) or directory (npy)"`
+	ShardRows int    `json:"shard-rows" usage:"rows per NumPy shard"`
+	Quiet     bool   `json:"quiet" usage:"no progress bar"`
+	datasets.Filter
+}
+
 func runExport(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	format := fs.String("format", "", "epd (FEN [result] lines), npy (NumPy shards), plain or binpack (Stockfish's training data)")
-	dest := fs.String("out", "", "output file (epd, plain, binpack) or directory (npy)")
-	shardRows := fs.Int("shard-rows", export.DefaultShardRows, "rows per NumPy shard")
-	path, err := onePath(fs, args)
+	set := exportSettings{ShardRows: export.DefaultShardRows}
+	path, err := onePathSettings(flag.NewFlagSet("export", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
 	}
-	if *dest == "" {
+	if set.Out == "" {
 		return usagef("-out is required")
 	}
-	if *shardRows < 1 {
-		return usagef("-shard-rows %d: want at least 1", *shardRows)
+	if set.ShardRows < 1 {
+		return usagef("-shard-rows %d: want at least 1", set.ShardRows)
+	}
+	if err := set.Filter.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if (set.Format == "plain" || set.Format == "binpack") && set.Filter.Active() {
+		return usagef("-format %s keeps whole games (nnue-pytorch and bullet filter when they load): drop the read-time filters (%s)", set.Format, set.Filter)
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "exporting")
+	b := newBar(errw, set.Quiet, total, "exporting")
 	start := time.Now()
 	var rows int64
 	var detail string
-	switch *format {
+	switch set.Format {
 	case "epd":
-		rows, err = export.EPD(path, *dest, b.Add)
-		detail = *dest
+		rows, err = export.EPD(path, set.Out, export.EPDOptions{Filter: set.Filter, Progress: b.Add})
+		detail = set.Out
 	case "npy":
 		var m *export.Manifest
-		m, err = export.NPY(path, *dest, export.NPYOptions{ShardRows: *shardRows, Progress: b.Add})
+		m, err = export.NPY(path, set.Out, export.NPYOptions{ShardRows: set.ShardRows, Filter: set.Filter, Progress: b.Add})
 		if m != nil {
 			rows = m.Rows
-			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", *dest, len(m.Shards), export.BytesPerRow)
+			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", set.Out, len(m.Shards), export.BytesPerRow)
 		}
 	case "plain", "binpack":
-		f, _ := stockfish.ParseFormat(*format)
+		f, _ := stockfish.ParseFormat(set.Format)
 		var rep *stockfish.ExportReport
-		rep, err = stockfish.Export(path, *dest, f, b.Add)
+		rep, err = stockfish.Export(path, set.Out, f, b.Add)
 		if rep != nil {
 			rows = rep.Rows
-			detail = fmt.Sprintf("%s (%d bytes, %.2f bytes per position", *dest, rep.Bytes, float64(rep.Bytes)/float64(max(rep.Rows, 1)))
+			detail = fmt.Sprintf("%s (%d bytes, %.2f bytes per position", set.Out, rep.Bytes, float64(rep.Bytes)/float64(max(rep.Rows, 1)))
 			if f == stockfish.Binpack {
 				detail += fmt.Sprintf(", %d chains", rep.Chains)
 			}
@@ -279,13 +298,16 @@ func runExport(args []string, out, errw io.Writer) error {
 		}
 	default:
 		b.Finish()
-		return usagef("-format %q: want epd, npy, plain or binpack", *format)
+		return usagef("-format %q: want epd, npy, plain or binpack", set.Format)
 	}
 	b.Finish()
 	if err != nil {
 		return err
 	}
 	secs := time.Since(start).Seconds()
+	if set.Filter.Active() {
+		fmt.Fprintf(out, "read-time filters %s: kept %d of %d rows\n", set.Filter, rows, total)
+	}
 	fmt.Fprintf(out, "export: %d rows to %s, %.2f s, %.0f positions/s\n", rows, detail, secs, float64(rows)/secs)
 	return nil
 }

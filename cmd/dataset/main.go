@@ -2,18 +2,30 @@
 // datasets (SPEC §3): a .parquet file, a directory of them or a glob.
 //
 //	dataset info PATH                        files, rows, games, schema, metadata, bytes per position
-//	dataset stats PATH                       results, game lengths, score histogram, terminations
+//	dataset stats [FILTERS] PATH             results, game lengths, score histogram, terminations
 //	dataset head [-n N] [-board K] PATH      the first rows as FEN, move, score, result; a board picture
 //	dataset verify [-show K] PATH            re-derive planes and policy; last line "verify: N rows, M mismatches"
 //	dataset split PATH [-val F] [-seed S] -out DIR      train/validation by game: DIR/train.parquet, DIR/val.parquet
 //	dataset merge PATH... -out FILE [-dedup]            shards into one file, optionally without duplicate positions
-//	dataset export -format epd PATH -out FILE           "FEN [1.0]" lines
-//	dataset export -format npy PATH -out DIR [-shard-rows N]   NumPy shards and manifest.json
+//	dataset export -format epd PATH -out FILE [FILTERS]           "FEN [1.0]" lines
+//	dataset export -format npy PATH -out DIR [-shard-rows N] [FILTERS]   NumPy shards and manifest.json
 //	dataset export -format plain|binpack PATH -out FILE  Stockfish's training data (.plain text, .binpack)
 //	dataset import [-format plain|binpack] FILE -out DATASET   a Stockfish .plain or .binpack file as a dataset
 //
+// FILTERS are the read-time filters every reader of the project shares
+// (chessforge/datasets.Filter): -min-ply N, -max-score N, -skip-in-check,
+// -skip-captures, -disagree-score N. stats counts and export writes the
+// rows they keep; verify always checks every row, as games must be whole.
+// The plain and binpack exports keep whole games too (binpack chains them;
+// nnue-pytorch and bullet apply their own skip rules when loading), so they
+// refuse filters. stats and export also take -config FILE, a JSON object
+// whose keys are their flags' names.
+//
 // verify replays each game from its rows (the first row's FEN, then each
 // row's move) and checks every row's FEN, planes, policy and move columns;
+// a game's rows must be contiguous, in ply order and in one file, and a
+// break is a mismatch naming the game and the plies ("game 123: ply 89
+// follows ply 86");
 // a game written from a later ply has no record of its opening, so its
 // repetition plane is checked as a lower bound where the positions that
 // could repeat lie before its first row (see package chessforge/datasets/verify).
@@ -35,6 +47,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"chessforge/configs"
 )
 
 func main() {
@@ -50,12 +64,12 @@ type command struct {
 
 var commands = []command{
 	{"info", "info PATH", runInfo},
-	{"stats", "stats PATH", runStats},
+	{"stats", "stats [-min-ply N] [-max-score N] [-skip-in-check] [-skip-captures] [-disagree-score N] PATH", runStats},
 	{"head", "head [-n N] [-board K] PATH", runHead},
 	{"verify", "verify [-show K] PATH", runVerify},
 	{"split", "split PATH [-val F] [-seed S] -out DIR", runSplit},
 	{"merge", "merge PATH... -out FILE [-dedup]", runMerge},
-	{"export", "export -format epd|npy|plain|binpack PATH -out FILE|DIR [-shard-rows N]", runExport},
+	{"export", "export -format epd|npy|plain|binpack PATH -out FILE|DIR [-shard-rows N] [-min-ply N] [-max-score N] [-skip-in-check] [-skip-captures] [-disagree-score N]", runExport},
 	{"import", "import [-format plain|binpack] FILE -out DATASET", runImport},
 }
 
@@ -133,6 +147,25 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// onePathSettings is onePath for a command whose flags are the settings
+// struct set points to (see package chessforge/configs): it defines them
+// and -config FILE on fs, parses args and applies the config file and the
+// flags over set's values.
+func onePathSettings(fs *flag.FlagSet, set any, args []string) (string, error) {
+	b, err := configs.Bind(fs, set, "")
+	if err != nil {
+		return "", err
+	}
+	path, err := onePath(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if err := b.Apply(); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // onePath parses args for a command taking exactly one dataset path.

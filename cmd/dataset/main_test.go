@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -109,6 +110,9 @@ func TestVerifyLastLineCountsRowsAndMismatches(t *testing.T) {
 	code, out, _ := runCmd("verify", "-quiet", dir)
 	if want := "verify: " + strconv.FormatInt(rows, 10) + " rows, 0 mismatches"; code != 0 || lastLine(out) != want {
 		t.Fatalf("exit %d, last line %q; want 0 and %q", code, lastLine(out), want)
+	}
+	if !strings.Contains(out, "replayed 6 games") {
+		t.Errorf("verify does not count the games:\n%s", out)
 	}
 	// One row with a wrong plane, another file with a wrong policy.
 	bad := filepath.Join(t.TempDir(), "bad.parquet")
@@ -218,6 +222,57 @@ func TestExportEPDLinesParseBack(t *testing.T) {
 	}
 }
 
+// TestExportAndStatsTakeTheReadTimeFilters exports and counts with the
+// filters given as flags and as a config file: the rows are those the
+// filters keep, chosen here from the fixture's rows with the board.
+func TestExportAndStatsTakeTheReadTimeFilters(t *testing.T) {
+	dir, rows := twoShards(t)
+	var want []string
+	for _, r := range fixture.Rows(t, dir) {
+		pos, _ := board.ParseFEN(r.FEN)
+		best, err := pos.ParseUCIMove(r.BestMove)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Ply >= 4 && r.ScoreCP <= 150 && r.ScoreCP >= -150 && !pos.IsCapture(best) && !best.IsPromotion() {
+			want = append(want, r.FEN)
+		}
+	}
+	if len(want) == 0 || int64(len(want)) > rows*3/4 {
+		t.Fatalf("the filters keep %d of %d rows: the fixture does not exercise them", len(want), rows)
+	}
+	config := filepath.Join(t.TempDir(), "filters.json")
+	os.WriteFile(config, []byte(`{"min-ply": 4, "max-score": 150}`), 0o644)
+	for _, args := range [][]string{
+		{"-min-ply", "4", "-max-score", "150", "-skip-captures"},
+		{"-config", config, "-skip-captures"},
+	} {
+		out := filepath.Join(t.TempDir(), "d.epd")
+		code, stdout, errw := runCmd(append([]string{"export", "-format", "epd", dir, "-out", out, "-quiet"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errw)
+		}
+		data, _ := os.ReadFile(out)
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		if len(lines) != len(want) {
+			t.Fatalf("%v: %d lines, want %d", args, len(lines), len(want))
+		}
+		for i, l := range lines {
+			if fen, _, _ := strings.Cut(l, " ["); fen != want[i] {
+				t.Fatalf("%v: line %d is %s, want %s", args, i+1, fen, want[i])
+			}
+		}
+		if s := fmt.Sprintf("read-time filters min-ply 4, max-score 150, skip-captures: kept %d of %d rows", len(want), rows); !strings.Contains(stdout, s) {
+			t.Errorf("%v: output lacks %q:\n%s", args, s, stdout)
+		}
+		code, stdout, errw = runCmd(append([]string{"stats", "-quiet", dir}, args...)...)
+		if code != 0 || !strings.Contains(stdout, fmt.Sprintf("rows %d, games 6", len(want))) ||
+			!strings.Contains(stdout, fmt.Sprintf("kept %d of %d rows", len(want), rows)) {
+			t.Errorf("stats %v: exit %d %s\n%s", args, code, errw, stdout)
+		}
+	}
+}
+
 func TestExportNPYRoundTrips(t *testing.T) {
 	dir, rows := twoShards(t)
 	out := filepath.Join(t.TempDir(), "npy")
@@ -275,6 +330,8 @@ func TestBadCommandLinesAndFiles(t *testing.T) {
 		{[]string{"split", dir, "-out", "x", "-val", "2"}, 2, "not in [0, 1]"},
 		{[]string{"merge", "-out", "x.parquet"}, 2, "at least one dataset"},
 		{[]string{"export", "-format", "csv", dir, "-out", "x"}, 2, `"csv"`},
+		{[]string{"export", "-format", "epd", dir, "-out", "x", "-max-score", "-5"}, 2, "-max-score -5: must not be negative"},
+		{[]string{"stats", dir, "-config", filepath.Join(dir, "none.json")}, 1, "none.json"},
 		{[]string{"head", "-n", "0", dir}, 2, "at least 1 row"},
 		{[]string{"info", junk}, 1, junk},
 		{[]string{"verify", "-quiet", filepath.Join(dir, "missing.parquet")}, 1, "missing.parquet"},

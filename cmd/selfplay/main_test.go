@@ -53,6 +53,7 @@ func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 }
 
 func TestBadArgumentsAreNamed(t *testing.T) {
+	removedConfig := filepath.Join(t.TempDir(), "removed.json")
 	tests := []struct {
 		args []string
 		want string
@@ -62,7 +63,13 @@ func TestBadArgumentsAreNamed(t *testing.T) {
 		{[]string{"-config", "/nonexistent/job.json"}, "job.json"},
 		{[]string{"extra"}, `"extra"`},
 		{[]string{"-multipv", "1"}, "-multipv"},
+		// The removed write filter says what replaced it, from a flag and
+		// from a config file.
+		{[]string{"-write-max-score", "3000"}, "-write-max-score: write-max-score is removed"},
+		{[]string{"-write-max-score", "3000"}, "read-time filter max-score"},
+		{[]string{"-config", removedConfig}, `removed.json: line 1: key "write-max-score": write-max-score is removed`},
 	}
+	os.WriteFile(removedConfig, []byte(`{"write-max-score": 3000}`), 0o644)
 	for _, tt := range tests {
 		_, _, err := parseArgs(tt.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

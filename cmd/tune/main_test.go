@@ -93,3 +93,39 @@ func TestConfigFileSetsWhatFlagsSet(t *testing.T) {
 		t.Errorf("snake_case key: %v", err)
 	}
 }
+
+// TestReadTimeFiltersAreFlagsAndSkipPliesSaysWhatReplacedIt: the filters
+// are flags and config keys of their fixed names; text data refuses the
+// ones that read a score, and the removed -skip-plies names min-ply.
+func TestReadTimeFiltersAreFlagsAndSkipPliesSaysWhatReplacedIt(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x.epd")
+	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	if err := os.WriteFile(data, []byte(strings.Join(lines[:300], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	base := []string{"-data", data, "-params", "tempo", "-iters", "2", "-report", "", "-dry-run", "-quiet"}
+	if err := run(append(base, "-skip-in-check"), &stdout, &stderr); err != nil {
+		t.Fatalf("tune -skip-in-check: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "read-time filters skip-in-check: ") {
+		t.Errorf("the report does not name the filters:\n%s", stdout.String())
+	}
+	if err := run(append(base, "-max-score", "400"), &stdout, &stderr); err == nil ||
+		!strings.Contains(err.Error(), "x.epd: text input has no score_cp column, which the read-time filter max-score reads") {
+		t.Errorf("-max-score on text: %v", err)
+	}
+	if err := run(append(base, "-skip-plies", "8"), &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "use the read-time filter min-ply") {
+		t.Errorf("-skip-plies: %v", err)
+	}
+	cfg := filepath.Join(dir, "tune.json")
+	os.WriteFile(cfg, []byte("{\n\"data\": \"x\",\n\"skip-plies\": 8\n}"), 0o644)
+	if err := run([]string{"-config", cfg}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), `line 3: key "skip-plies": skip-plies is removed: use the read-time filter min-ply`) {
+		t.Errorf("skip-plies in a config file: %v", err)
+	}
+}

@@ -44,7 +44,7 @@ func BenchmarkExportEPD(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "out.epd")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := EPD(src, out, nil); err != nil {
+		if _, err := EPD(src, out, EPDOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

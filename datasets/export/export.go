@@ -1,6 +1,8 @@
 // Package export writes a dataset's rows in the formats other programs
 // read: EPD lines ("FEN [1.0]", what texel-style tuners take) and NumPy
 // .npy shards with bit-packed planes, for trainers that memory-map arrays.
+// Every export takes the read-time filters (datasets.Filter) and writes the
+// rows they keep.
 package export
 
 import (
@@ -13,15 +15,27 @@ import (
 	"chessforge/datasets"
 )
 
-// Progress is told how many more rows have been handled; nil shows nothing.
+// Progress is told how many more rows have been read (those a filter
+// dropped included); nil shows nothing.
 type Progress func(rows int)
 
-// EPD writes one line per row of the dataset at src to the file out:
-// the row's FEN, a space and the game's result for White in brackets,
-// "[1.0]", "[0.5]" or "[0.0]". out is written under a temporary name and
-// renamed when complete. It returns the lines written.
-func EPD(src, out string, progress Progress) (int64, error) {
-	r, err := datasets.Open(src, &datasets.ReaderOptions{Columns: []string{datasets.ColFEN, datasets.ColResult}})
+// KeyFilter is the metadata key under which an export records the read-time
+// filters it applied (datasets.Filter's String), when any is on.
+const KeyFilter = "chessforge.export.filter"
+
+// EPDOptions configures EPD.
+type EPDOptions struct {
+	Filter   datasets.Filter // read-time filters: the rows they drop are not exported
+	Progress Progress        // told of the rows read
+}
+
+// EPD writes one line per row of the dataset at src to the file out (the
+// rows opts.Filter keeps): the row's FEN, a space and the game's result
+// for White in brackets, "[1.0]", "[0.5]" or "[0.0]". out is written under
+// a temporary name and renamed when complete. It returns the lines written.
+func EPD(src, out string, opts EPDOptions) (int64, error) {
+	progress := opts.Progress
+	r, err := datasets.Open(src, &datasets.ReaderOptions{Filter: opts.Filter, Columns: []string{datasets.ColFEN, datasets.ColResult}})
 	if err != nil {
 		return 0, err
 	}
@@ -56,7 +70,7 @@ func EPD(src, out string, progress Progress) (int64, error) {
 		}
 		n += int64(b.Len)
 		if progress != nil {
-			progress(b.Len)
+			progress(b.Scanned)
 		}
 	}
 	if err := bw.Flush(); err != nil {

@@ -36,7 +36,7 @@ func TestEPDLinesParseBackToTheRows(t *testing.T) {
 	src, n := writeFixture(t)
 	out := filepath.Join(t.TempDir(), "out.epd")
 	var seen int
-	got, err := EPD(src, out, func(k int) { seen += k })
+	got, err := EPD(src, out, EPDOptions{Progress: func(k int) { seen += k }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,5 +196,76 @@ func TestNPYFailureNamesTheRowAndLeavesNoManifest(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*"+npy.TempSuffix))
 	if len(matches) > 0 {
 		t.Errorf("temporary files left: %v", matches)
+	}
+}
+
+// TestExportsWriteTheRowsTheFiltersKeep exports with read-time filters in
+// both formats and checks the rows against a selection made here from the
+// fixture's rows, in check decided by the board.
+func TestExportsWriteTheRowsTheFiltersKeep(t *testing.T) {
+	src, n := writeFixture(t)
+	f := datasets.Filter{MinPly: 10, MaxScore: 200, SkipInCheck: true}
+	var want []datasets.Row
+	for _, r := range fixture.Rows(t, src) {
+		pos, err := board.ParseFEN(r.FEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Ply >= 10 && r.ScoreCP <= 200 && r.ScoreCP >= -200 && !pos.InCheck() {
+			want = append(want, r)
+		}
+	}
+	if len(want) == 0 || int64(len(want)) >= n*3/4 {
+		t.Fatalf("the filter keeps %d of %d rows: the fixture does not exercise it", len(want), n)
+	}
+
+	out := filepath.Join(t.TempDir(), "out.epd")
+	seen := 0
+	lines, err := EPD(src, out, EPDOptions{Filter: f, Progress: func(k int) { seen += k }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines != int64(len(want)) || seen < len(want) || int64(seen) > n {
+		t.Fatalf("EPD wrote %d lines (progress %d of %d rows), want %d", lines, seen, n, len(want))
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if fen, _, _ := strings.Cut(line, " ["); fen != want[i].FEN {
+			t.Fatalf("line %d: %s, want %s", i+1, fen, want[i].FEN)
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), "npy")
+	m, err := NPY(src, dir, NPYOptions{ShardRows: 40, Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rows != int64(len(want)) || m.Metadata[KeyFilter] != f.String() {
+		t.Fatalf("manifest: %d rows, filter %q; want %d rows, %q", m.Rows, m.Metadata[KeyFilter], len(want), f.String())
+	}
+	i := 0
+	for _, s := range m.Shards {
+		a, err := npy.Load(filepath.Join(dir, s.ScoreCP))
+		if err != nil {
+			t.Fatal(err)
+		}
+		score, _ := a.Int32s()
+		a, err = npy.Load(filepath.Join(dir, s.Policy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		policy, _ := a.Int32s()
+		for k := range score {
+			if score[k] != want[i].ScoreCP || policy[k] != want[i].Policy {
+				t.Fatalf("npy row %d: score %d policy %d, want %d %d", i, score[k], policy[k], want[i].ScoreCP, want[i].Policy)
+			}
+			i++
+		}
+	}
+	if i != len(want) {
+		t.Fatalf("npy holds %d rows, want %d", i, len(want))
 	}
 }

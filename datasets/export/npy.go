@@ -83,8 +83,9 @@ const DefaultShardRows = 1 << 20
 
 // NPYOptions configures NPY.
 type NPYOptions struct {
-	ShardRows int      // rows per shard (default DefaultShardRows)
-	Progress  Progress // told of the rows exported
+	ShardRows int             // rows per shard (default DefaultShardRows)
+	Filter    datasets.Filter // read-time filters: the rows they drop are not exported
+	Progress  Progress        // told of the rows read
 }
 
 // Pack writes the planes of one row in the export's layout: the binary
@@ -209,7 +210,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := datasets.Open(src, &datasets.ReaderOptions{Columns: []string{
+	r, err := datasets.Open(src, &datasets.ReaderOptions{Filter: opts.Filter, Columns: []string{
 		datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult}})
 	if err != nil {
 		return nil, err
@@ -229,14 +230,21 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		BinaryPlanes: BinaryPlanes[:], ScalarPlanes: ScalarPlanes[:],
 		Source: r.Files(), Metadata: infos[0].Metadata,
 	}
+	if opts.Filter.Active() {
+		m.Metadata[KeyFilter] = opts.Filter.String()
+	}
 	var (
 		b       datasets.Batch
 		cur     *shardWriter
 		packed  []byte
 		scalars []float32
-		inFile  int64 // row number within b.File
+		inFile  int64 // row number within b.File (among the rows the filter keeps)
 		file    string
+		kept    string // says so in messages when the filter is on
 	)
+	if opts.Filter.Active() {
+		kept = " of those the filter keeps"
+	}
 	fail := func(err error) (*Manifest, error) {
 		if cur != nil {
 			cur.abort()
@@ -269,7 +277,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 				err := Pack(packed[len(packed)-PackedBytes:], scalars[len(scalars)-NumScalars:],
 					b.Planes[i*encoder.InputSize:(i+1)*encoder.InputSize])
 				if err != nil {
-					return fail(fmt.Errorf("export: %s: row %d: planes do not fit the export's layout: %w", b.File, inFile+int64(i), err))
+					return fail(fmt.Errorf("export: %s: row %d%s: planes do not fit the export's layout: %w", b.File, inFile+int64(i), kept, err))
 				}
 			}
 			err := cur.planes.WriteUint8(packed)
@@ -300,7 +308,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		}
 		inFile += int64(b.Len)
 		if opts.Progress != nil {
-			opts.Progress(b.Len)
+			opts.Progress(b.Scanned)
 		}
 	}
 	if cur != nil {

@@ -51,7 +51,7 @@ func Describe(path string, progress Progress) (*Info, error) {
 		}
 	}
 	games := map[int64]struct{}{}
-	err = eachBatch(path, []string{datasets.ColGameID}, progress, func(b *datasets.Batch) {
+	_, err = eachBatch(path, []string{datasets.ColGameID}, datasets.Filter{}, progress, func(b *datasets.Batch) {
 		for _, g := range b.GameID[:b.Len] {
 			games[g] = struct{}{}
 		}
@@ -104,25 +104,26 @@ func bytesText(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// eachBatch reads the columns of the dataset at path batch by batch.
-func eachBatch(path string, cols []string, progress Progress, fn func(b *datasets.Batch)) error {
-	r, err := datasets.Open(path, &datasets.ReaderOptions{Columns: cols, BatchRows: 16384})
+// eachBatch reads the columns of the dataset at path batch by batch, the
+// rows filter keeps, and returns how many rows the filter dropped.
+func eachBatch(path string, cols []string, filter datasets.Filter, progress Progress, fn func(b *datasets.Batch)) (int64, error) {
+	r, err := datasets.Open(path, &datasets.ReaderOptions{Columns: cols, BatchRows: 16384, Filter: filter})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer r.Close()
 	var b datasets.Batch
 	for {
 		err := r.ReadBatch(&b)
 		if errors.Is(err, io.EOF) {
-			return nil
+			return r.Dropped(), nil
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		fn(&b)
 		if progress != nil {
-			progress(b.Len)
+			progress(b.Scanned)
 		}
 	}
 }
@@ -161,6 +162,10 @@ type Stats struct {
 	// Terminations counts games by how they ended; nil when the dataset
 	// has no termination column.
 	Terminations map[datasets.Termination]int64
+	// Filter is the read-time filters the counts are of; Dropped is the
+	// rows they dropped (not in Rows).
+	Filter  datasets.Filter
+	Dropped int64
 }
 
 type game struct {
@@ -180,8 +185,18 @@ func resultIndex(r float32) int {
 	return 1
 }
 
-// Compute reads the dataset at path (without its planes) and counts.
-func Compute(path string, progress Progress) (*Stats, error) {
+// Options configures Compute.
+type Options struct {
+	// Filter selects the rows counted, as a trainer reading with the same
+	// read-time filters sees them (a game's length is then its last kept
+	// row's ply plus one).
+	Filter   datasets.Filter
+	Progress Progress // told of the rows read
+}
+
+// Compute reads the dataset at path (without its planes) and counts the
+// rows opts.Filter keeps.
+func Compute(path string, opts Options) (*Stats, error) {
 	files, err := datasets.Stat(path)
 	if err != nil {
 		return nil, err
@@ -194,9 +209,9 @@ func Compute(path string, progress Progress) (*Stats, error) {
 	if withTerm {
 		cols = append(cols, datasets.ColTermination)
 	}
-	s := &Stats{ScoreCounts: make([]int64, len(ScoreEdges)+1)}
+	s := &Stats{ScoreCounts: make([]int64, len(ScoreEdges)+1), Filter: opts.Filter}
 	games := map[int64]*game{}
-	err = eachBatch(path, cols, progress, func(b *datasets.Batch) {
+	s.Dropped, err = eachBatch(path, cols, opts.Filter, opts.Progress, func(b *datasets.Batch) {
 		for i := 0; i < b.Len; i++ {
 			s.Rows++
 			s.RowResults[resultIndex(b.Result[i])]++
@@ -275,7 +290,12 @@ func bar(n, maxN int64, width int) string {
 
 // Print writes the statistics as text tables.
 func (s *Stats) Print(w io.Writer) {
-	fmt.Fprintf(w, "rows %d, games %d\n\n", s.Rows, s.Games)
+	fmt.Fprintf(w, "rows %d, games %d\n", s.Rows, s.Games)
+	if s.Filter.Active() {
+		fmt.Fprintf(w, "read-time filters %s: kept %d of %d rows (%.1f%%), dropped %d\n",
+			s.Filter, s.Rows, s.Rows+s.Dropped, share(s.Rows, s.Rows+s.Dropped), s.Dropped)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "results (White's point of view)      games          positions\n")
 	for i, name := range []string{"White wins (1.0)", "draws (0.5)", "Black wins (0.0)"} {
 		fmt.Fprintf(w, "  %-32s %8d %5.1f%% %10d %5.1f%%\n", name,

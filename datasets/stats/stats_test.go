@@ -55,7 +55,7 @@ func TestComputeCountsHandBuiltGames(t *testing.T) {
 		{4, 0, 19, 0.5, datasets.TerminationPlyCap},
 		{4, 1, 20, 0, datasets.TerminationPlyCap}, // disagrees with the row before
 	})
-	s, err := Compute(path, nil)
+	s, err := Compute(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +102,32 @@ func TestComputeCountsHandBuiltGames(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestComputeCountsTheRowsTheFiltersKeep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.parquet")
+	writeHand(t, path, []handRow{
+		{1, 0, 0, 1, datasets.TerminationCheckmate},
+		{1, 1, 150, 1, datasets.TerminationCheckmate},
+		{1, 2, 31990, 1, datasets.TerminationCheckmate},
+		{2, 10, -25, 0.5, datasets.TerminationStalemate},
+		{2, 11, -2000, 0.5, datasets.TerminationStalemate},
+		{3, 44, -31000, 0, datasets.TerminationAdjudicatedWin},
+		{4, 0, 19, 0.5, datasets.TerminationPlyCap},
+	})
+	s, err := Compute(path, Options{Filter: datasets.Filter{MaxScore: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kept: scores 0, 150, -25 and 19; game 3 has no row left.
+	if s.Rows != 4 || s.Dropped != 3 || s.Games != 3 || s.WhiteMates+s.BlackMates != 0 || s.MaxLength != 11 {
+		t.Fatalf("%d rows, %d dropped, %d games, %d mates, longest %d", s.Rows, s.Dropped, s.Games, s.WhiteMates+s.BlackMates, s.MaxLength)
+	}
+	var out bytes.Buffer
+	s.Print(&out)
+	if want := "read-time filters max-score 1000: kept 4 of 7 rows (57.1%), dropped 3"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }
 

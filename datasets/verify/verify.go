@@ -1,23 +1,23 @@
-// Package verify re-derives every row of a dataset from its FEN and its
-// game's earlier rows (planes, policy, the move columns) and reports the
-// rows that differ from what the file stores.
+// Package verify checks a dataset as a record of whole games: it replays
+// every game from its rows, re-derives each row (planes, policy, the move
+// columns) and reports the rows that differ from what the file stores.
 //
-// Games are rebuilt from their rows: a run of consecutive rows with the
-// same game_id and plies counting up by one is one chain. The chain starts
-// from its first row's FEN; each later row's position is the previous one
-// with the previous row's move played, and must equal the row's FEN. Rows
-// that break the run (another game in between, a gap in the plies, a FEN
-// that does not parse or does not match, an illegal move) start a new
-// chain from their own FEN.
+// Each game is one chain. Its rows must be contiguous (no other game's rows
+// in between, all in one file: one shard) and count up one ply at a time;
+// the chain starts from its first row's FEN, which may be at a later ply
+// (a write window), and each later row's position is the previous one with
+// the previous row's move played, which must equal the row's FEN. A break
+// is a mismatch naming the game and the plies ("game 123: ply 89 follows
+// ply 86"); the check goes on from the row's own FEN.
 //
 // The repetition plane needs the game's earlier positions. A chain that
 // starts at ply 0 has all of them, and so has any row whose halfmove clock
 // reaches no further back than its chain's first row (positions before the
 // last capture or pawn move cannot repeat). For the other rows, those of a
-// game written from a later ply (a write window) or split by a gap, the
-// positions before the chain are unknown: the derived count is then a lower
-// bound, and the stored plane passes when it is a valid value (0, 0.5 or 1)
-// at least as large. Such rows are counted in Report.PartialHistory.
+// game written from a later ply or after a break, the positions before the
+// chain are unknown: the derived count is then a lower bound, and the
+// stored plane passes when it is a valid value (0, 0.5 or 1) at least as
+// large. Such rows are counted in Report.PartialHistory.
 package verify
 
 import (
@@ -50,7 +50,7 @@ func (m Mismatch) String() string {
 type Report struct {
 	Rows       int64 // rows checked
 	Mismatches int64 // rows with at least one difference
-	Chains     int64 // runs of rows replayed as one game (see the package doc)
+	Games      int64 // distinct game_ids, each replayed as one chain (see the package doc)
 	// PartialHistory counts the rows whose repetition plane could only be
 	// checked as a lower bound.
 	PartialHistory int64
@@ -78,7 +78,7 @@ func Dataset(path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer r.Close()
-	v := &verifier{rep: &Report{}, keep: opts.Keep}
+	v := &verifier{rep: &Report{}, keep: opts.Keep, seen: map[int64]gameSeen{}}
 	var b datasets.Batch
 	for {
 		err := r.ReadBatch(&b)
@@ -89,6 +89,7 @@ func Dataset(path string, opts Options) (*Report, error) {
 			return v.rep, err
 		}
 		if b.File != v.file {
+			v.endGame()
 			v.file, v.inFile = b.File, 0
 		}
 		for i := 0; i < b.Len; i++ {
@@ -109,11 +110,13 @@ type verifier struct {
 	file   string
 	inFile int64
 
-	pos        *board.Position // the chain's position before the current row; nil: no chain
-	game       int64
-	ply        int32      // the previous row's ply
-	next       board.Move // the previous row's move, to play before the next row
-	chainStart int32      // ply of the chain's first row
+	inGame     bool               // the previous row was of game, in this file
+	game       int64              // the previous row's game
+	seen       map[int64]gameSeen // the games whose rows ended before
+	pos        *board.Position    // the chain's position before the current row; nil: cannot be followed
+	ply        int32              // the previous row's ply
+	next       board.Move         // the previous row's move, to play before the next row
+	chainStart int32              // ply of the chain's first row
 
 	derived  encoder.Planes
 	problems []string
@@ -123,20 +126,50 @@ func (v *verifier) problem(format string, args ...any) {
 	v.problems = append(v.problems, fmt.Sprintf(format, args...))
 }
 
+// gameSeen is where a game's rows were: the file and the ply of the last
+// row of its latest run.
+type gameSeen struct {
+	file    string
+	lastPly int32
+}
+
+// endGame records the game of the previous row as ended.
+func (v *verifier) endGame() {
+	if v.inGame {
+		v.seen[v.game] = gameSeen{file: v.file, lastPly: v.ply}
+	}
+	v.inGame, v.pos = false, nil
+}
+
 // row checks row i of b.
 func (v *verifier) row(b *datasets.Batch, i int) {
 	v.rep.Rows++
 	v.problems = v.problems[:0]
 	game, ply, fen := b.GameID[i], b.Ply[i], b.FEN[i]
 
-	continues := v.pos != nil && game == v.game && ply == v.ply+1
-	if continues {
-		v.pos.MakeMove(v.next)
-		if got := v.pos.FEN(); got != fen {
-			v.problem("fen differs from the game replayed from its earlier rows, which gives %s", got)
-			continues = false
+	continues := false
+	switch {
+	case v.inGame && game == v.game && ply != v.ply+1:
+		v.problem("game %d: ply %d follows ply %d (a game's rows must be contiguous, in ply order)", game, ply, v.ply)
+	case v.inGame && game == v.game:
+		if continues = v.pos != nil; continues {
+			v.pos.MakeMove(v.next)
+			if got := v.pos.FEN(); got != fen {
+				v.problem("fen differs from the game replayed from its earlier rows, which gives %s", got)
+				continues = false
+			}
+		}
+	default:
+		v.endGame()
+		if s, ok := v.seen[game]; !ok {
+			v.rep.Games++
+		} else if s.file != v.file {
+			v.problem("game %d: rows in %s and in %s (a game's rows must be in one shard)", game, s.file, v.file)
+		} else {
+			v.problem("game %d: ply %d comes after other games' rows, its rows before ending at ply %d (a game's rows must be contiguous)", game, ply, s.lastPly)
 		}
 	}
+	v.inGame, v.game, v.ply = true, game, ply
 	if !continues {
 		pos, err := board.ParseFEN(fen)
 		if err != nil {
@@ -146,9 +179,7 @@ func (v *verifier) row(b *datasets.Batch, i int) {
 			return
 		}
 		v.pos, v.chainStart = pos, ply
-		v.rep.Chains++
 	}
-	v.game, v.ply = game, ply
 	pos := v.pos
 
 	encoder.EncodeTo(&v.derived, pos)

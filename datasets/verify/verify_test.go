@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,8 +80,8 @@ func TestVerifyPassesCleanDatasets(t *testing.T) {
 			if rep.Rows != rows || progress != rows || rep.Mismatches != 0 {
 				t.Fatalf("%d rows (progress %d), %d mismatches %v; want %d rows, none", rep.Rows, progress, rep.Mismatches, rep.First, rows)
 			}
-			if rep.Chains != int64(c.opts.Games) {
-				t.Errorf("%d chains, want one per game (%d)", rep.Chains, c.opts.Games)
+			if rep.Games != int64(c.opts.Games) {
+				t.Errorf("%d games, want %d", rep.Games, c.opts.Games)
 			}
 			if (rep.PartialHistory > 0) != c.wantPartial {
 				t.Errorf("%d rows with partial history", rep.PartialHistory)
@@ -107,4 +109,91 @@ func TestVerifyFollowsAGameAcrossAReplacedFEN(t *testing.T) {
 	if rep.Mismatches < 1 || rep.First[0].Row != 20 || !strings.Contains(rep.First[0].String(), "replayed") {
 		t.Fatalf("%d mismatches, first %v", rep.Mismatches, rep.First)
 	}
+}
+
+// rewrite writes rows to a dataset file at path with the fixture's writer
+// options, as an older or another writer might have.
+func rewrite(t *testing.T, path string, rows []datasets.Row) {
+	t.Helper()
+	w, err := datasets.Create(path, datasets.WriterOptions{EngineVersion: "chessforge fixture", Config: []byte(`{"source":"test"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Write(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVerifyReportsBrokenGames makes datasets whose games are not whole, as
+// the old write filter -write-max-score and careless merges left them: a
+// hole in a game, a game's rows split by another game's, a game split over
+// two shards. Each break is one mismatch naming the game and the plies.
+func TestVerifyReportsBrokenGames(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "fixture.parquet")
+	if _, err := fixture.Write(src, fixture.Options{Games: 3, Seed: 9, MaxPlies: 80}); err != nil {
+		t.Fatal(err)
+	}
+	rows := fixture.Rows(t, src)
+	var starts []int // each game's first row
+	for i := range rows {
+		if i == 0 || rows[i].GameID != rows[i-1].GameID {
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) != 3 || starts[1]-starts[0] < 50 {
+		t.Fatalf("fixture games start at rows %v", starts)
+	}
+	g0 := rows[starts[0]].GameID
+	cases := []struct {
+		name  string
+		files [][]datasets.Row
+		games int64
+		want  string
+	}{
+		{"a hole", [][]datasets.Row{concat(rows[:40], rows[43:])}, 3,
+			fmt.Sprintf("game %d: ply 43 follows ply 39", g0)},
+		{"another game in between", [][]datasets.Row{concat(rows[:30], rows[starts[1]:starts[2]], rows[30:starts[1]], rows[starts[2]:])}, 3,
+			fmt.Sprintf("game %d: ply 30 comes after other games' rows, its rows before ending at ply 29", g0)},
+		{"two shards", [][]datasets.Row{rows[:30], rows[30:]}, 3,
+			fmt.Sprintf("game %d: rows in %s and in %s", g0, "a.parquet", "b.parquet")},
+		{"rows out of order", [][]datasets.Row{concat(rows[:20], rows[21:22], rows[20:21], rows[22:])}, 3,
+			fmt.Sprintf("game %d: ply 21 follows ply 19", g0)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_"))
+			if err := os.Mkdir(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for k, f := range c.files {
+				rewrite(t, filepath.Join(d, string(rune('a'+k))+".parquet"), f)
+			}
+			rep, err := Dataset(d, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Mismatches == 0 || rep.Games != c.games {
+				t.Fatalf("%d mismatches, %d games; want some, %d games", rep.Mismatches, rep.Games, c.games)
+			}
+			m := rep.First[0].String()
+			if !strings.Contains(strings.ReplaceAll(m, d+string(filepath.Separator), ""), c.want) {
+				t.Fatalf("first mismatch %q, want it to say %q", m, c.want)
+			}
+			t.Logf("%d mismatches, first: %s", rep.Mismatches, m)
+		})
+	}
+}
+
+func concat(parts ...[]datasets.Row) []datasets.Row {
+	var out []datasets.Row
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
