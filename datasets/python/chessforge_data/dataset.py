@@ -7,14 +7,16 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from . import layout
+from .filters import Filters
 from .sources import open_source
 
 VALUE_TARGETS = ("result", "score", "blend")
 
 
 def value_target(result, score_cp, target="result", score_scale=400.0, blend=0.5):
-    """The value target of each row, from White's point of view (the planes
-    are never flipped, so neither is the target):
+    """The value target of each row, from the point of view of ``result``
+    and ``score_cp`` (White's as stored; the side to move's when the
+    dataset mirrors, ``side_to_move=True``):
 
     - ``"result"``: the game's result, 1.0 White won, 0.5 drawn, 0.0 lost.
     - ``"score"``: the search score through a sigmoid,
@@ -43,12 +45,23 @@ class ChessDataset(IterableDataset):
       for a 4672-way policy head);
     - ``value``: float32 [B], the value target chosen by ``value_target``
       (see :func:`value_target`);
-    - ``score``: float32 [B], the raw ``score_cp`` (White's point of view).
+    - ``score``: float32 [B], the raw ``score_cp``.
+
+    All from White's point of view, as stored; with ``side_to_move=True``
+    every row with Black to move is mirrored: planes with ranks flipped and
+    colours swapped (so the side to move is always "White", plane 13 all
+    1.0), the best move's policy index mirrored to match
+    (:data:`layout.POLICY_MIRROR`), and ``value`` and ``score`` from the side
+    to move (1 - result, -score_cp).
 
     ``path`` is a NumPy export directory (read with NumPy alone, memory-mapped)
     or a Parquet file, directory or glob (read with pyarrow). The dataset
     yields whole batches: wrap it in ``DataLoader(ds, batch_size=None,
     num_workers=k)``.
+
+    Read-time filters (all off by default, the same names as every
+    chessforge reader; see :class:`Filters`): ``min_ply``, ``max_score``,
+    ``skip_in_check``, ``skip_captures``, ``disagree_score``.
 
     Sharding: the source's units (export shards; Parquet row groups) are
     dealt round-robin to ``world_size`` processes × the DataLoader's
@@ -59,11 +72,20 @@ class ChessDataset(IterableDataset):
     ``shuffle_buffer`` rows from which batches are drawn at random. Seeded
     by ``seed``, the epoch (``set_epoch``), the rank and the worker, so a run
     is reproducible. With ``shuffle_buffer=0`` rows come in file order.
+
+    ``len(ds)`` is the number of batches this rank yields in the current
+    epoch when one process reads them (``num_workers=0``); with k DataLoader
+    workers each worker ends on its own short batch (see
+    :meth:`batches_per_epoch`). ``num_rows`` is the rows the filters keep.
+    Both are exact: without filters from the export's manifest or the
+    Parquet footers, with filters by reading the filter columns once (not
+    the planes).
     """
 
     def __init__(self, path, batch_size=256, shuffle_buffer=0, seed=0, value_target="result",
                  score_scale=400.0, blend=0.5, fmt="auto", drop_last=False, rank=0, world_size=1,
-                 chunk_rows=8192):
+                 chunk_rows=8192, side_to_move=False, min_ply=0, max_score=0, skip_in_check=False,
+                 skip_captures=False, disagree_score=0):
         super().__init__()
         if value_target not in VALUE_TARGETS:
             raise ValueError(f"value_target {value_target!r}: want one of {VALUE_TARGETS}")
@@ -71,6 +93,8 @@ class ChessDataset(IterableDataset):
             raise ValueError(f"batch_size {batch_size}: want at least 1")
         if not 0 <= rank < world_size:
             raise ValueError(f"rank {rank} is not in [0, {world_size})")
+        self.filters = Filters(min_ply=min_ply, max_score=max_score, skip_in_check=skip_in_check,
+                               skip_captures=skip_captures, disagree_score=disagree_score)
         self.source = open_source(path, fmt)
         self.batch_size = batch_size
         self.shuffle_buffer = shuffle_buffer
@@ -81,67 +105,118 @@ class ChessDataset(IterableDataset):
         self.drop_last = drop_last
         self.rank, self.world_size = rank, world_size
         self.chunk_rows = chunk_rows
+        self.side_to_move = side_to_move
         self.epoch = 0
+        self._kept = {}  # unit -> rows the filters keep
+
+    def unit_rows(self, unit):
+        """The rows of a unit that the filters keep."""
+        if not self.filters:
+            return self.source.unit_rows(unit)
+        if unit not in self._kept:
+            cols = self.source.read_columns(unit, ("score_cp", "result") + self.filters.columns())
+            self._kept[unit] = int(np.count_nonzero(self.filters.keep(cols)))
+        return self._kept[unit]
 
     @property
     def num_rows(self):
-        return self.source.num_rows
+        """The rows of the whole dataset (every rank) that the filters keep."""
+        if not self.filters:
+            return self.source.num_rows
+        return sum(self.unit_rows(u) for u in self.source.units)
 
     def set_epoch(self, epoch):
         """Choose the epoch, which changes the shuffle order."""
         self.epoch = epoch
 
-    def _my_units(self):
-        info = get_worker_info()
-        worker, workers = (info.id, info.num_workers) if info is not None else (0, 1)
+    def _units(self, worker, workers):
         units = list(self.source.units)
         if self.shuffle_buffer > 0:
             order = np.random.default_rng([self.seed, self.epoch]).permutation(len(units))
             units = [units[i] for i in order]
         k, n = self.rank * workers + worker, self.world_size * workers
-        return units[k::n], np.random.default_rng([self.seed, self.epoch, self.rank, worker, 1])
+        return units[k::n]
 
-    def _batch(self, packed, scalars, policy, score, result):
+    def _count(self, rows):
+        B = self.batch_size
+        return rows // B + (1 if rows % B and not self.drop_last else 0)
+
+    def batches_per_epoch(self, num_workers=0):
+        """The batches this rank yields in the current epoch when read by
+        ``num_workers`` DataLoader workers (0: in the main process): each
+        worker ends on its own short batch unless ``drop_last``."""
+        workers = max(1, num_workers)
+        return sum(self._count(sum(self.unit_rows(u) for u in self._units(w, workers))) for w in range(workers))
+
+    def __len__(self):
+        return self.batches_per_epoch(0)
+
+    def _batch(self, rows):
+        packed, scalars = rows["packed"], rows["scalars"]
+        policy, score, result = rows["policy"], rows["score_cp"], rows["result"]
+        if self.side_to_move:
+            black = layout.black_to_move(scalars)
+            if black.any():
+                packed, scalars = layout.mirror(packed, scalars, black)
+                policy = np.where(black, layout.POLICY_MIRROR[policy], policy)
+                score = np.where(black, -score, score)
+                result = np.where(black, np.float32(1) - result, result).astype(np.float32)
         planes = layout.unpack(packed, scalars)
         value = value_target(result, score, self.value_target, self.score_scale, self.blend)
-        return (torch.from_numpy(planes), torch.from_numpy(np.ascontiguousarray(policy, dtype=np.int64)),
-                torch.from_numpy(value), torch.from_numpy(np.ascontiguousarray(score, dtype=np.float32)))
+        return (torch.from_numpy(planes), torch.from_numpy(policy.astype(np.int64)),
+                torch.from_numpy(value), torch.from_numpy(score.astype(np.float32)))
+
+    def _chunks(self, units):
+        columns = self.filters.columns()
+        for u in units:
+            for c in self.source.read(u, self.chunk_rows, columns):
+                if self.filters:
+                    keep = self.filters.keep(c)
+                    if not keep.all():
+                        c = {k: v[keep] for k, v in c.items()}
+                for k in columns:
+                    del c[k]
+                if len(c["policy"]):
+                    yield c
 
     def __iter__(self):
-        units, rng = self._my_units()
-        chunks = (c for u in units for c in self.source.read(u, self.chunk_rows))
+        info = get_worker_info()
+        worker, workers = (info.id, info.num_workers) if info is not None else (0, 1)
+        units = self._units(worker, workers)
+        rng = np.random.default_rng([self.seed, self.epoch, self.rank, worker, 1])
         B = self.batch_size
-        pool = None  # list of arrays: packed, scalars, policy, score, result
+        pending, n = [], 0  # chunks not yet drawn from, and their rows
 
-        def emit(pool, n_batches):
-            for i in range(n_batches):
-                yield self._batch(*(a[i * B:(i + 1) * B] for a in pool))
+        def take(pending, idx):
+            return {k: v[idx] for k, v in pending.items()}
 
-        for c in chunks:
-            pool = list(c) if pool is None else [np.concatenate([a, b]) for a, b in zip(pool, c)]
-            n = len(pool[2])
+        for c in self._chunks(units):
+            pending.append(c)
+            n += len(c["policy"])
             if self.shuffle_buffer <= 0:
+                if n < B:
+                    continue
+                pool = {k: np.concatenate([p[k] for p in pending]) for k in c}
                 k = n // B
+                for i in range(k):
+                    yield self._batch(take(pool, slice(i * B, (i + 1) * B)))
+                pending = [take(pool, slice(k * B, n))]
+                n -= k * B
             elif n >= self.shuffle_buffer + B:
+                pool = {key: np.concatenate([p[key] for p in pending]) for key in c}
                 perm = rng.permutation(n)
-                pool = [a[perm] for a in pool]
-                # Draw batches until half the buffer is left to mix with
-                # the rows still to come.
+                # Draw batches until half the buffer is left to mix with the
+                # rows still to come.
                 k = max(1, (n - self.shuffle_buffer // 2) // B)
-            else:
-                continue
-            yield from emit(pool, k)
-            pool = [a[k * B:] for a in pool]
-        if pool is None or len(pool[2]) == 0:
+                for i in range(k):
+                    yield self._batch(take(pool, perm[i * B:(i + 1) * B]))
+                pending = [take(pool, perm[k * B:])]
+                n -= k * B
+        if n == 0:
             return
-        if self.shuffle_buffer > 0:
-            perm = rng.permutation(len(pool[2]))
-            pool = [a[perm] for a in pool]
-        n = len(pool[2])
-        yield from emit(pool, n // B)
+        pool = {key: np.concatenate([p[key] for p in pending]) for key in pending[0]}
+        order = rng.permutation(n) if self.shuffle_buffer > 0 else np.arange(n)
+        for i in range(n // B):
+            yield self._batch(take(pool, order[i * B:(i + 1) * B]))
         if n % B and not self.drop_last:
-            yield self._batch(*(a[(n // B) * B:] for a in pool))
-
-    def batches_per_epoch(self):
-        """An upper bound on the batches one process yields per epoch."""
-        return math.ceil(self.num_rows / self.world_size / self.batch_size) + 1
+            yield self._batch(take(pool, order[(n // B) * B:]))

@@ -7,6 +7,11 @@ en passant 16) as bits, ``np.packbits`` layout, and the planes that hold one
 value over the whole board (repetitions, side to move, castling, halfmove
 clock) as one float32 each. :func:`unpack` rebuilds the float32 planes bit
 for bit; :func:`pack` is its inverse, used for rows read from Parquet.
+
+:func:`mirror` turns rows with Black to move into the same position seen
+from the side to move (ranks flipped, colours swapped), in this compact
+form, and :data:`POLICY_MIRROR` maps a policy index to the index of the
+mirrored move.
 """
 
 import numpy as np
@@ -75,3 +80,61 @@ def pack(planes, where="planes"):
         raise ValueError(f"{where}: row {row}: a whole-board plane is not constant")
     packed = np.packbits(binary.astype(np.uint8), axis=-1)
     return packed, np.ascontiguousarray(scal[:, :, 0])
+
+
+# Mirroring: the position with ranks flipped and colours swapped, so that
+# the side to move plays "up" the board as White.
+
+#: The packed planes' order after swapping colours: White's pieces take
+#: Black's planes and the other way round; en passant stays last.
+MIRROR_PACKED = np.array(list(range(6, 12)) + list(range(6)) + [len(BINARY_PLANES) - 1])
+#: The scalars' order after swapping colours: the castling planes trade
+#: places (repetitions, side to move and halfmove clock keep theirs).
+MIRROR_SCALARS = np.array([0, 1, 3, 2, 4])
+_SCALAR_SIDE = SCALAR_PLANES.index(PLANE_SIDE_TO_MOVE)
+
+
+def _policy_mirror():
+    """The SPEC §2 index of each move after a rank flip: the from square
+    flips rank; directions N and S, NE and SE, NW and SW trade places (E and
+    W stay); a knight's (df, dr) becomes (df, -dr); an under-promotion keeps
+    its piece and df."""
+    direction = [4, 3, 2, 1, 0, 7, 6, 5]  # N NE E SE S SW W NW under dr -> -dr
+    knight = [3, 2, 1, 0, 7, 6, 5, 4]     # (+1,+2)<->(+1,-2), (+2,+1)<->(+2,-1), ...
+    kind = np.empty(73, dtype=np.int64)
+    for t in range(56):
+        kind[t] = direction[t // 7] * 7 + t % 7
+    for k in range(8):
+        kind[56 + k] = 56 + knight[k]
+    kind[64:] = np.arange(64, 73)
+    t, sq = np.divmod(np.arange(POLICY_SIZE), 64)
+    return (kind[t] * 64 + (sq ^ 56)).astype(np.int32)
+
+
+#: POLICY_MIRROR[i] is the policy index of move i with ranks flipped.
+POLICY_MIRROR = _policy_mirror()
+
+
+def black_to_move(scalars):
+    """A boolean per row: Black is to move (plane 13 is 0)."""
+    return np.asarray(scalars)[:, _SCALAR_SIDE] == 0
+
+
+def mirror(packed, scalars, rows=None):
+    """Packed planes and scalars of the rows with ranks flipped and colours
+    swapped, the mirrored position: White's pieces become Black's on the
+    flipped squares and the other way round, the other side is to move
+    (plane 13 becomes 1 - plane 13), the castling planes trade places and
+    the en-passant square flips. A row with Black to move becomes White to
+    move: the board as the side to move sees it. With
+    ``rows`` (a boolean mask), only those rows are mirrored. New arrays are
+    returned; the inputs are not changed."""
+    packed = np.asarray(packed, dtype=np.uint8)
+    scalars = np.asarray(scalars, dtype=np.float32)
+    mp = packed[:, MIRROR_PACKED, ::-1]  # byte j of a plane is rank j: reversing flips ranks
+    ms = scalars[:, MIRROR_SCALARS]
+    ms[:, _SCALAR_SIDE] = 1 - ms[:, _SCALAR_SIDE]
+    if rows is None:
+        return np.ascontiguousarray(mp), ms
+    return (np.where(rows[:, None, None], mp, packed),
+            np.where(rows[:, None], ms, scalars))
