@@ -9,7 +9,10 @@ import os
 import sys
 import unittest
 
+import chessforge_data
+
 here = os.path.dirname(os.path.abspath(__file__))
+print(f"chessforge_data from {os.path.dirname(chessforge_data.__file__)}", flush=True)
 suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
 result = unittest.TextTestRunner(verbosity=2).run(suite)
 failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
