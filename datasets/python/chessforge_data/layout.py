@@ -42,6 +42,8 @@ NUM_SCALARS = len(SCALAR_PLANES)
 
 _BINARY = np.array(BINARY_PLANES)
 _SCALAR = np.array(SCALAR_PLANES)
+# unpack's slices assume this order.
+assert BINARY_PLANES == tuple(range(12)) + (16,) and SCALAR_PLANES == (12, 13, 14, 15, 17)
 
 
 def unpack(packed, scalars, out=None):
@@ -57,8 +59,13 @@ def unpack(packed, scalars, out=None):
         out = np.empty((n, NUM_PLANES, 8, 8), dtype=np.float32)
     flat = out.reshape(n, NUM_PLANES, PLANE_SIZE)
     bits = np.unpackbits(packed, axis=-1)  # [n, 13, 64], big bit order
-    flat[:, _BINARY, :] = bits
-    flat[:, _SCALAR, :] = scalars[:, :, None]
+    # Slices rather than index arrays: a third faster. The planes in order:
+    # 0-11 pieces (bits 0-11), 12-15 scalars 0-3, 16 en passant (bit 12),
+    # 17 scalar 4.
+    flat[:, 0:12] = bits[:, 0:12]
+    flat[:, 12:16] = scalars[:, 0:4, None]
+    flat[:, PLANE_EN_PASSANT] = bits[:, 12]
+    flat[:, PLANE_HALFMOVE] = scalars[:, 4, None]
     return out
 
 

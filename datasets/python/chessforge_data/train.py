@@ -22,7 +22,6 @@ import time
 import torch
 from torch import nn
 from torch.nn import functional as F
-from torch.utils.data import DataLoader
 
 from .dataset import ChessDataset
 from .layout import NUM_PLANES, POLICY_SIZE
@@ -107,7 +106,7 @@ def train(args, log=print):
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     ds = ChessDataset(args.data, batch_size=args.batch_size, shuffle_buffer=args.shuffle_buffer,
                       seed=args.seed, **reading(args))
-    loader = DataLoader(ds, batch_size=None, num_workers=args.workers)
+    loader = ds.loader(args.workers)
     log(f"data: {args.data}: {ds.num_rows} positions{'' if not ds.filters else ' kept by ' + repr(ds.filters)}; model: {sum(p.numel() for p in model.parameters())} parameters")
     steps, epochs = [], []
     for epoch in range(1, args.epochs + 1):

@@ -265,6 +265,21 @@ class Length(unittest.TestCase):
                 self.assertEqual(len(ds), ds.batches_per_epoch(0))
                 got = sum(1 for _ in DataLoader(ds, batch_size=None, num_workers=2))
                 self.assertEqual(ds.batches_per_epoch(2), got, kw)
+                self.assertEqual(len(ds.loader(2)), got, kw)
+
+    def test_the_compact_loader_gives_the_dataloader_batches(self):
+        for kw in [dict(), dict(side_to_move=True, shuffle_buffer=700, skip_in_check=True, value_target="blend")]:
+            ds = ChessDataset(self.npy, batch_size=100, seed=3, **kw)
+            plain = list(DataLoader(ds, batch_size=None, num_workers=2))
+            compact = list(ds.loader(2, group_rows=250))
+            self.assertEqual(len(plain), len(compact), kw)
+            # The same batches; the workers' batches may interleave differently.
+            key = lambda b: b[0].numpy().tobytes() + b[1].numpy().tobytes() + b[2].numpy().tobytes() + b[3].numpy().tobytes()
+            self.assertEqual(sorted(map(key, plain)), sorted(map(key, compact)), kw)
+            for b in compact:
+                self.assertEqual((b[0].dtype, b[1].dtype, b[2].dtype, b[3].dtype),
+                                 (torch.float32, torch.int64, torch.float32, torch.float32))
+            self.assertEqual([len(b[1]) for b in ds.loader(0)], [len(b[1]) for b in ds])
 
     def test_num_rows(self):
         ds = ChessDataset(self.npy)
