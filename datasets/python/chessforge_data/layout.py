@@ -1,4 +1,4 @@
-"""The plane layout (SPEC §1) and the NumPy export's compact form of it.
+"""The plane layout (the format page in docs/) and the NumPy export's compact form of it.
 
 A position is 18×8×8 float32 planes in absolute orientation, element
 ``p*64 + rank*8 + file`` of the flat 1152 values. The NumPy export
@@ -102,7 +102,7 @@ _SCALAR_SIDE = SCALAR_PLANES.index(PLANE_SIDE_TO_MOVE)
 
 
 def _policy_mirror():
-    """The SPEC §2 index of each move after a rank flip: the from square
+    """The policy index of each move after a rank flip: the from square
     flips rank; directions N and S, NE and SE, NW and SW trade places (E and
     W stay); a knight's (df, dr) becomes (df, -dr); an under-promotion keeps
     its piece and df."""

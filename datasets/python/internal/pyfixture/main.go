@@ -5,7 +5,7 @@
 // little-endian arrays in row order:
 //
 //	DIR/data/part-K.parquet  the dataset
-//	DIR/planes.f32           float32 [rows, 1152], SPEC §1
+//	DIR/planes.f32           float32 [rows, 1152], the plane layout
 //	DIR/policy.i32           int32 [rows]
 //	DIR/score_cp.i32         int32 [rows]
 //	DIR/result.f32           float32 [rows]
