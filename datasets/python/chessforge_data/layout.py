@@ -138,10 +138,13 @@ def mirror(packed, scalars, rows=None):
     returned; the inputs are not changed."""
     packed = np.asarray(packed, dtype=np.uint8)
     scalars = np.asarray(scalars, dtype=np.float32)
-    mp = packed[:, MIRROR_PACKED, ::-1]  # byte j of a plane is rank j: reversing flips ranks
-    ms = scalars[:, MIRROR_SCALARS]
-    ms[:, _SCALAR_SIDE] = 1 - ms[:, _SCALAR_SIDE]
     if rows is None:
-        return np.ascontiguousarray(mp), ms
-    return (np.where(rows[:, None, None], mp, packed),
-            np.where(rows[:, None], ms, scalars))
+        mp = np.ascontiguousarray(packed[:, MIRROR_PACKED, ::-1])  # byte j of a plane is rank j
+        ms = scalars[:, MIRROR_SCALARS]
+        ms[:, _SCALAR_SIDE] = 1 - ms[:, _SCALAR_SIDE]
+        return mp, ms
+    mp, ms = mirror(packed[rows], scalars[rows])
+    out_p, out_s = packed.copy(), scalars.copy()
+    out_p[rows] = mp
+    out_s[rows] = ms
+    return out_p, out_s
