@@ -47,17 +47,23 @@ test-nodecheck:
 	node datasets/nodecheck/check.mjs $(NODECHECK_DIR)
 
 # The Python side (datasets/python): a Go-written dataset, exported to NumPy
-# shards by bin/dataset, read by the PyTorch loader (planes compared bit for
-# bit with the Parquet ones) and trained on by train.py for a few steps.
-# Debian's python3-torch and python3-numpy; the pyarrow path runs where
-# pyarrow is installed and reports itself skipped otherwise.
+# shards by bin/dataset; the package installed (not editable) into a
+# virtual environment that sees Debian's python3-torch and python3-numpy,
+# built offline with Debian's setuptools; its tests run from outside the
+# source tree: the loader read against the Go reader's dump (planes bit for
+# bit), the side-to-move view against FENs, the filters, and the README's
+# Python commands run verbatim in a copy of the working tree. The pyarrow
+# path runs where pyarrow is installed and reports itself skipped otherwise.
 PYTHON ?= /usr/bin/python3
 PYTEST_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-pytest
 test-python: build
 	rm -rf $(PYTEST_DIR)
 	$(GO) run ./datasets/python/internal/pyfixture -out $(PYTEST_DIR)
 	$(BIN)/dataset export -format npy $(PYTEST_DIR)/data -out $(PYTEST_DIR)/npy -shard-rows 1000 -quiet
-	CHESSFORGE_PYTEST_DIR=$(PYTEST_DIR) $(PYTHON) datasets/python/tests/run.py
+	$(PYTHON) -m venv --system-site-packages $(PYTEST_DIR)/venv
+	$(PYTEST_DIR)/venv/bin/pip install --quiet --disable-pip-version-check --no-index --no-build-isolation ./datasets/python
+	rm -rf datasets/python/build datasets/python/chessforge_data.egg-info
+	cd $(PYTEST_DIR) && CHESSFORGE_PYTEST_DIR=$(PYTEST_DIR) $(PYTEST_DIR)/venv/bin/python $(CURDIR)/datasets/python/tests/run.py
 
 # Benchmarks: move generation (perft), and more as parts land.
 bench:

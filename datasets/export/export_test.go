@@ -111,6 +111,13 @@ func TestNPYRebuildsTheParquetPlanesExactly(t *testing.T) {
 		policy, _ := load(s.Policy).Int32s()
 		score, _ := load(s.ScoreCP).Int32s()
 		result, _ := load(s.Result).Float32s()
+		ply, _ := load(s.Ply).Int32s()
+		if s.InCheck == "" || s.BestIsCapture == "" || s.BestIsPromotion == "" {
+			t.Fatalf("shard %+v: no filter flags, though the source has them", s)
+		}
+		inCheck, _ := load(s.InCheck).Uint8s()
+		capture, _ := load(s.BestIsCapture).Uint8s()
+		promotion, _ := load(s.BestIsPromotion).Uint8s()
 		for k := 0; k < s.Rows; k++ {
 			Unpack(planes[:], packed[k*PackedBytes:], scalars[k*NumScalars:])
 			want := &rows[i]
@@ -124,6 +131,11 @@ func TestNPYRebuildsTheParquetPlanesExactly(t *testing.T) {
 			if policy[k] != want.Policy || score[k] != want.ScoreCP || result[k] != want.Result {
 				t.Fatalf("row %d: policy/score/result %d %d %v, Parquet %d %d %v", i,
 					policy[k], score[k], result[k], want.Policy, want.ScoreCP, want.Result)
+			}
+			if ply[k] != want.Ply || inCheck[k] != boolByte(want.InCheck) ||
+				capture[k] != boolByte(want.BestIsCapture) || promotion[k] != boolByte(want.BestIsPromotion) {
+				t.Fatalf("row %d: ply/in_check/best_is_capture/best_is_promotion %d %d %d %d, Parquet %d %v %v %v", i,
+					ply[k], inCheck[k], capture[k], promotion[k], want.Ply, want.InCheck, want.BestIsCapture, want.BestIsPromotion)
 			}
 			i++
 		}

@@ -24,6 +24,14 @@ import (
 //	policy   int32   [N]         SPEC §2 index of best_move
 //	score_cp int32   [N]         centipawns from White's point of view
 //	result   float32 [N]         the game's result for White: 1, 0.5, 0
+//	ply      int32   [N]         half-moves since the game's first position
+//	in_check, best_is_capture, best_is_promotion
+//	         uint8   [N]         the filter columns, 1 true and 0 false; only
+//	                             when every source file has them (older
+//	                             datasets may not: the shard then omits them)
+//
+// The last four are what the read-time filters (min_ply, skip_in_check,
+// skip_captures) need beside score_cp and result.
 //
 // np.unpackbits(planes, axis=-1) gives [N, 13, 64], the binary planes
 // flat in the §1 square order; with the scalars broadcast over 64 squares
@@ -41,8 +49,8 @@ const (
 	PackedBytes = len(BinaryPlanes) * 8 // bytes of packed planes per row: 104
 	NumScalars  = len(ScalarPlanes)     // scalar values per row: 5
 	// BytesPerRow is the export's size per position: packed planes,
-	// scalars, policy, score_cp and result.
-	BytesPerRow = PackedBytes + 4*NumScalars + 4 + 4 + 4
+	// scalars, policy, score_cp, result, ply and the three filter flags.
+	BytesPerRow = PackedBytes + 4*NumScalars + 4 + 4 + 4 + 4 + 3
 )
 
 // ManifestName is the name of the NumPy export's manifest file.
@@ -76,6 +84,11 @@ type Shard struct {
 	Policy  string `json:"policy"`
 	ScoreCP string `json:"score_cp"`
 	Result  string `json:"result"`
+	Ply     string `json:"ply"`
+	// The filter flags, empty when a source file lacks those columns.
+	InCheck         string `json:"in_check,omitempty"`
+	BestIsCapture   string `json:"best_is_capture,omitempty"`
+	BestIsPromotion string `json:"best_is_promotion,omitempty"`
 }
 
 // DefaultShardRows is the number of rows per NumPy shard: about 140 MB.
@@ -143,14 +156,23 @@ func Unpack(planes []float32, packed []byte, scalars []float32) {
 
 // shardWriter writes the arrays of one shard.
 type shardWriter struct {
-	shard                                  Shard
-	planes, scalars, policy, score, result *npy.Writer
+	shard                                       Shard
+	planes, scalars, policy, score, result, ply *npy.Writer
+	flags                                       [3]*npy.Writer // in_check, best_is_capture, best_is_promotion; nil without them
 }
 
-func newShard(dir string, k int) (*shardWriter, error) {
+// flagColumns are the boolean filter columns the export carries as uint8
+// arrays, in the order of shardWriter.flags.
+var flagColumns = [...]string{datasets.ColInCheck, datasets.ColBestIsCapture, datasets.ColBestIsPromotion}
+
+func newShard(dir string, k int, withFlags bool) (*shardWriter, error) {
 	name := func(s string) string { return fmt.Sprintf("part-%05d-%s.npy", k, s) }
 	s := &shardWriter{shard: Shard{Planes: name("planes"), Scalars: name("scalars"),
-		Policy: name("policy"), ScoreCP: name("score_cp"), Result: name("result")}}
+		Policy: name("policy"), ScoreCP: name("score_cp"), Result: name("result"), Ply: name("ply")}}
+	if withFlags {
+		s.shard.InCheck, s.shard.BestIsCapture, s.shard.BestIsPromotion =
+			name(flagColumns[0]), name(flagColumns[1]), name(flagColumns[2])
+	}
 	var err error
 	create := func(file, descr string, shape ...int) *npy.Writer {
 		if err != nil {
@@ -165,6 +187,12 @@ func newShard(dir string, k int) (*shardWriter, error) {
 	s.policy = create(s.shard.Policy, npy.Int32)
 	s.score = create(s.shard.ScoreCP, npy.Int32)
 	s.result = create(s.shard.Result, npy.Float32)
+	s.ply = create(s.shard.Ply, npy.Int32)
+	if withFlags {
+		for i, file := range []string{s.shard.InCheck, s.shard.BestIsCapture, s.shard.BestIsPromotion} {
+			s.flags[i] = create(file, npy.Uint8)
+		}
+	}
 	if err != nil {
 		s.abort()
 		return nil, fmt.Errorf("export: %w", err)
@@ -173,7 +201,11 @@ func newShard(dir string, k int) (*shardWriter, error) {
 }
 
 func (s *shardWriter) writers() []*npy.Writer {
-	return []*npy.Writer{s.planes, s.scalars, s.policy, s.score, s.result}
+	w := []*npy.Writer{s.planes, s.scalars, s.policy, s.score, s.result, s.ply}
+	if s.flags[0] != nil {
+		w = append(w, s.flags[:]...)
+	}
+	return w
 }
 
 func (s *shardWriter) abort() {
@@ -210,8 +242,20 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := datasets.Open(src, &datasets.ReaderOptions{Filter: opts.Filter, Columns: []string{
-		datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult}})
+	// The filter flags go into the export when every file has them.
+	withFlags := true
+	for _, info := range infos {
+		for _, c := range flagColumns {
+			if len(info.Schema.FieldIndices(c)) == 0 {
+				withFlags = false
+			}
+		}
+	}
+	columns := []string{datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult, datasets.ColPly}
+	if withFlags {
+		columns = append(columns, flagColumns[:]...)
+	}
+	r, err := datasets.Open(src, &datasets.ReaderOptions{Filter: opts.Filter, Columns: columns})
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +282,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		cur     *shardWriter
 		packed  []byte
 		scalars []float32
+		flags   []byte
 		inFile  int64 // row number within b.File (among the rows the filter keeps)
 		file    string
 		kept    string // says so in messages when the filter is on
@@ -264,7 +309,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		}
 		for start := 0; start < b.Len; {
 			if cur == nil {
-				if cur, err = newShard(dir, len(m.Shards)); err != nil {
+				if cur, err = newShard(dir, len(m.Shards), withFlags); err != nil {
 					return nil, err
 				}
 			}
@@ -292,6 +337,20 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 			}
 			if err == nil {
 				err = cur.result.WriteFloat32(b.Result[start : start+n])
+			}
+			if err == nil {
+				err = cur.ply.WriteInt32(b.Ply[start : start+n])
+			}
+			if withFlags {
+				for k, col := range [...][]bool{b.InCheck, b.BestIsCapture, b.BestIsPromotion} {
+					flags = flags[:0]
+					for _, v := range col[start : start+n] {
+						flags = append(flags, boolByte(v))
+					}
+					if err == nil {
+						err = cur.flags[k].WriteUint8(flags)
+					}
+				}
 			}
 			if err != nil {
 				return fail(fmt.Errorf("export: %w", err))
@@ -321,6 +380,14 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// boolByte is 1 for true, 0 for false.
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // writeJSON writes v as indented JSON under a temporary name, then renames.

@@ -4,16 +4,23 @@
     from chessforge_data import ChessDataset
 
     ds = ChessDataset("data/npy", batch_size=256, shuffle_buffer=65536, seed=1)
-    for planes, policy, value, score in DataLoader(ds, batch_size=None, num_workers=2):
+    for planes, policy, value, score in DataLoader(ds, batch_size=None):
         ...  # planes float32 [B,18,8,8], policy int64 [B], value float32 [B], score float32 [B]
 
 A dataset is read from the NumPy export of ``bin/dataset export -format npy``
-(NumPy alone) or from the Parquet files themselves (needs pyarrow).
+(NumPy alone) or from the Parquet files themselves (needs pyarrow). The
+format (plane layout, policy index, columns) is described in the
+repository's docs and in datasets/python/README.md.
+
+Commands installed with the package: ``chessforge-train`` (the example
+trainer, :mod:`chessforge_data.train`) and ``chessforge-bench`` (the
+loader's throughput, :mod:`chessforge_data.bench`).
 """
 
 from .dataset import VALUE_TARGETS, ChessDataset, value_target
-from .layout import POLICY_SIZE, unpack, pack
+from .filters import Filters
+from .layout import POLICY_MIRROR, POLICY_SIZE, mirror, pack, unpack
 from .sources import NpySource, ParquetSource, open_source
 
-__all__ = ["ChessDataset", "value_target", "VALUE_TARGETS", "POLICY_SIZE", "unpack", "pack",
-           "NpySource", "ParquetSource", "open_source"]
+__all__ = ["ChessDataset", "Filters", "value_target", "VALUE_TARGETS", "POLICY_SIZE", "POLICY_MIRROR",
+           "unpack", "pack", "mirror", "NpySource", "ParquetSource", "open_source"]

@@ -2,12 +2,15 @@
 (NumPy alone) or from Parquet (pyarrow).
 
 A source lists its *units*, the pieces that DataLoader workers share out
-(a shard of the NumPy export; a row group of a Parquet file), and reads a
-unit as chunks of rows: ``Chunk(packed, scalars, policy, score_cp, result)``
-with packed bits and scalars as in :mod:`chessforge_data.layout`.
+(a shard of the NumPy export; a row group of a Parquet file), tells the
+rows of each (:meth:`unit_rows`), and reads a unit as chunks of rows: a
+dict of NumPy arrays keyed by column name, holding ``packed`` and
+``scalars`` (the planes, as in :mod:`chessforge_data.layout`), ``policy``
+(int32), ``score_cp`` (int32), ``result`` (float32) and whichever of the
+filter columns ``ply`` (int32), ``in_check``, ``best_is_capture``,
+``best_is_promotion`` (bool) were asked for.
 """
 
-import collections
 import glob
 import json
 import os
@@ -16,16 +19,27 @@ import numpy as np
 
 from . import layout
 
-Chunk = collections.namedtuple("Chunk", "packed scalars policy score_cp result")
-
 NPY_FORMAT = "chessforge-npy"
 NPY_VERSION = 1
 MANIFEST = "manifest.json"
+
+#: Columns every chunk holds.
+BASE_COLUMNS = ("packed", "scalars", "policy", "score_cp", "result")
+#: Columns read only when a filter needs them.
+FILTER_COLUMNS = ("ply", "in_check", "best_is_capture", "best_is_promotion")
 
 
 def _check_array(path, arr, dtype, shape):
     if arr.dtype != np.dtype(dtype) or tuple(arr.shape) != tuple(shape):
         raise ValueError(f"{path}: array is {arr.dtype} {tuple(arr.shape)}, want {np.dtype(dtype)} {tuple(shape)}")
+
+
+def _want_columns(columns):
+    columns = tuple(columns)
+    for c in columns:
+        if c not in FILTER_COLUMNS:
+            raise ValueError(f"column {c!r}: a source reads only {FILTER_COLUMNS} beside the planes and targets")
+    return columns
 
 
 class NpySource:
@@ -55,30 +69,57 @@ class NpySource:
             raise ValueError(f"{mpath}: shard rows do not add up to {self.num_rows}")
         self.units = list(range(len(self.shards)))
 
-    def _load(self, shard):
-        n = shard["rows"]
-        specs = [("planes", np.uint8, (n,) + layout.PACKED_SHAPE),
-                 ("scalars", np.float32, (n, layout.NUM_SCALARS)),
-                 ("policy", np.int32, (n,)), ("score_cp", np.int32, (n,)), ("result", np.float32, (n,))]
-        arrays = []
-        for key, dtype, shape in specs:
-            p = os.path.join(self.path, shard[key])
-            try:
-                a = np.load(p, mmap_mode="r")
-            except (OSError, ValueError) as e:
-                raise ValueError(f"{p}: {e}") from None
-            _check_array(p, a, dtype, shape)
-            arrays.append(a)
-        return arrays
+    def unit_rows(self, unit):
+        """The rows of shard ``unit``."""
+        return int(self.shards[unit]["rows"])
 
-    def read(self, unit, chunk_rows):
-        """Yield the rows of shard ``unit`` as Chunks of at most chunk_rows."""
-        packed, scalars, policy, score, result = self._load(self.shards[unit])
-        for lo in range(0, len(policy), chunk_rows):
-            hi = min(lo + chunk_rows, len(policy))
-            yield Chunk(np.array(packed[lo:hi]), np.array(scalars[lo:hi]),
-                        policy[lo:hi].astype(np.int64), score[lo:hi].astype(np.float32),
-                        np.array(result[lo:hi]))
+    def _load(self, shard, key, dtype, shape):
+        name = shard.get(key)
+        if not name:
+            raise ValueError(f"{os.path.join(self.path, MANIFEST)}: the shards have no {key!r} array "
+                             f"(exported from a dataset without that column, or by an older bin/dataset)")
+        p = os.path.join(self.path, name)
+        try:
+            a = np.load(p, mmap_mode="r")
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{p}: {e}") from None
+        _check_array(p, a, dtype, shape)
+        return a
+
+    def _arrays(self, unit, columns):
+        shard = self.shards[unit]
+        n = shard["rows"]
+        specs = [("packed", "planes", np.uint8, (n,) + layout.PACKED_SHAPE),
+                 ("scalars", "scalars", np.float32, (n, layout.NUM_SCALARS)),
+                 ("policy", "policy", np.int32, (n,)), ("score_cp", "score_cp", np.int32, (n,)),
+                 ("result", "result", np.float32, (n,))]
+        specs += [(c, c, np.int32 if c == "ply" else np.uint8, (n,)) for c in columns]
+        return {name: self._load(shard, key, dtype, shape) for name, key, dtype, shape in specs}
+
+    def read_columns(self, unit, columns):
+        """The whole of shard ``unit``'s columns (filter columns or
+        score_cp/result), memory-mapped, without the planes."""
+        shard = self.shards[unit]
+        n = shard["rows"]
+        out = {}
+        for c in columns:
+            dtype = {"ply": np.int32, "score_cp": np.int32, "result": np.float32}.get(c, np.uint8)
+            a = self._load(shard, c, dtype, (n,))
+            out[c] = a.view(bool) if dtype is np.uint8 else a
+        return out
+
+    def read(self, unit, chunk_rows, columns=()):
+        """Yield the rows of shard ``unit`` as chunks of at most chunk_rows,
+        with the filter columns named in ``columns``."""
+        arrays = self._arrays(unit, _want_columns(columns))
+        n = len(arrays["policy"])
+        for lo in range(0, n, chunk_rows):
+            hi = min(lo + chunk_rows, n)
+            chunk = {k: np.asarray(a[lo:hi]) for k, a in arrays.items()}
+            for c in ("in_check", "best_is_capture", "best_is_promotion"):
+                if c in chunk:
+                    chunk[c] = chunk[c].view(bool)
+            yield chunk
 
 
 def parquet_files(path):
@@ -112,6 +153,8 @@ class ParquetSource:
         self.path = path
         self.files = parquet_files(path)
         self.units = []
+        self._rows = {}
+        self._names = {}
         self.num_rows = 0
         for f in self.files:
             try:
@@ -128,24 +171,50 @@ class ParquetSource:
             for c in self.COLUMNS:
                 if c not in names:
                     raise ValueError(f"{f}: missing column {c!r}")
+            self._names[f] = set(names)
             self.num_rows += pf.metadata.num_rows
-            self.units += [(f, g) for g in range(pf.num_row_groups)]
+            for g in range(pf.num_row_groups):
+                self.units.append((f, g))
+                self._rows[(f, g)] = pf.metadata.row_group(g).num_rows
 
-    def read(self, unit, chunk_rows):
-        """Yield the rows of row group ``unit`` = (file, index) as Chunks."""
-        import pyarrow.parquet as pq  # imported here: a source is pickled to spawned workers
+    def unit_rows(self, unit):
+        """The rows of row group ``unit`` = (file, index), from the footer."""
+        return self._rows[unit]
+
+    def _check_columns(self, f, columns):
+        for c in columns:
+            if c not in self._names[f]:
+                raise ValueError(f"{f}: no column {c!r}, which a filter needs (a dataset written before it existed)")
+
+    def read_columns(self, unit, columns):
+        """Row group ``unit``'s columns named (filter columns or
+        score_cp/result), without the planes."""
+        import pyarrow.parquet as pq
 
         f, g = unit
+        self._check_columns(f, columns)
+        t = pq.ParquetFile(f).read_row_group(g, columns=list(columns))
+        return {c: t.column(c).to_numpy() for c in columns}
+
+    def read(self, unit, chunk_rows, columns=()):
+        """Yield the rows of row group ``unit`` = (file, index) as chunks,
+        with the filter columns named in ``columns``."""
+        import pyarrow.parquet as pq  # imported here: a source is pickled to spawned workers
+
+        columns = _want_columns(columns)
+        f, g = unit
+        self._check_columns(f, columns)
         pf = pq.ParquetFile(f)
-        for rb in pf.iter_batches(batch_size=chunk_rows, row_groups=[g], columns=self.COLUMNS):
+        for rb in pf.iter_batches(batch_size=chunk_rows, row_groups=[g], columns=self.COLUMNS + list(columns)):
             planes = rb.column(rb.schema.get_field_index("planes"))
             values = planes.flatten().to_numpy(zero_copy_only=False)
             if len(values) != len(rb) * layout.INPUT_SIZE:
                 raise ValueError(f"{f}: row group {g}: planes hold {len(values)} values for {len(rb)} rows")
             packed, scalars = layout.pack(values.reshape(len(rb), layout.INPUT_SIZE), where=f"{f}: row group {g}")
-            col = lambda name: rb.column(rb.schema.get_field_index(name)).to_numpy(zero_copy_only=False)
-            yield Chunk(packed, scalars, col("policy").astype(np.int64),
-                        col("score_cp").astype(np.float32), col("result").astype(np.float32))
+            chunk = {"packed": packed, "scalars": scalars}
+            for c in ("policy", "score_cp", "result") + columns:
+                chunk[c] = rb.column(rb.schema.get_field_index(c)).to_numpy(zero_copy_only=False)
+            yield chunk
 
 
 def open_source(path, fmt="auto"):

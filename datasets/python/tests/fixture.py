@@ -53,3 +53,19 @@ def expected():
     score = np.fromfile(os.path.join(d, "score_cp.i32"), dtype="<i4")
     result = np.fromfile(os.path.join(d, "result.f32"), dtype="<f4")
     return planes, policy, score, result
+
+
+def columns():
+    """Every dumped column by name: planes, policy, score_cp, result, ply,
+    in_check, best_is_capture, best_is_promotion (bool), fen, best_move
+    (lists of str)."""
+    d = directory()
+    planes, policy, score, result = expected()
+    cols = {"planes": planes, "policy": policy, "score_cp": score, "result": result,
+            "ply": np.fromfile(os.path.join(d, "ply.i32"), dtype="<i4")}
+    for c in ("in_check", "best_is_capture", "best_is_promotion"):
+        cols[c] = np.fromfile(os.path.join(d, c + ".u8"), dtype=np.uint8).astype(bool)
+    for c in ("fen", "best_move"):
+        with open(os.path.join(d, c + ".txt")) as f:
+            cols[c] = f.read().splitlines()
+    return cols

@@ -11,12 +11,8 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-
-import fixture  # noqa: E402
-from chessforge_data import ChessDataset, NpySource, layout, value_target  # noqa: E402
+import fixture
+from chessforge_data import ChessDataset, NpySource, layout, train, value_target
 
 
 def fingerprints(planes, policy):
@@ -49,14 +45,14 @@ class NpyExport(unittest.TestCase):
         got = []
         for u in src.units:
             for c in src.read(u, 300):
-                got.append((layout.unpack(c.packed, c.scalars), c.policy, c.score_cp, c.result))
+                got.append((layout.unpack(c["packed"], c["scalars"]), c["policy"], c["score_cp"], c["result"]))
         planes = np.concatenate([g[0] for g in got]).reshape(-1, layout.INPUT_SIZE)
         self.assertEqual(planes.dtype, np.float32)
         # Bit-for-bit: compare the float32 bit patterns.
         self.assertTrue(np.array_equal(planes.view(np.uint32), self.planes.view(np.uint32)),
                         "planes rebuilt from the npy export differ from the Parquet planes")
         np.testing.assert_array_equal(np.concatenate([g[1] for g in got]), self.policy)
-        np.testing.assert_array_equal(np.concatenate([g[2] for g in got]), self.score.astype(np.float32))
+        np.testing.assert_array_equal(np.concatenate([g[2] for g in got]), self.score)
         np.testing.assert_array_equal(np.concatenate([g[3] for g in got]), self.result)
 
     def test_batches_have_the_contract_shapes_and_types(self):
@@ -167,20 +163,18 @@ class ParquetPath(unittest.TestCase):
 
 
 class Training(unittest.TestCase):
-    def test_train_py_loss_falls_and_saves_a_checkpoint(self):
-        sys.path.insert(0, os.path.dirname(HERE))
-        import train
+    def test_train_loss_falls_and_saves_a_checkpoint(self):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
         out = os.path.join(tmp, "model.pt")
-        args = train.parser().parse_args(["--data", os.path.join(fixture.directory(), "npy"), "--epochs", "2",
+        args = train.parse([os.path.join(fixture.directory(), "npy"), "--epochs", "2",
                                           "--batch-size", "64", "--max-steps", "25", "--channels", "16",
                                           "--blocks", "1", "--shuffle-buffer", "2000", "--out", out])
         lines = []
         model, steps, epochs = train.train(args, log=lines.append)
         self.assertEqual(len(steps), 50)
         first, last = np.mean(steps[:5]), np.mean(steps[-5:])
-        sys.stderr.write(f"\ntrain.py on the npy export: loss {first:.3f} (first 5 steps) -> {last:.3f} (last 5); "
+        sys.stderr.write(f"\nchessforge-train on the npy export: loss {first:.3f} (first 5 steps) -> {last:.3f} (last 5); "
                          f"{lines[-2] if len(lines) > 1 else ''}\n")
         self.assertLess(last, first - 1.0, f"loss did not fall: {first:.3f} -> {last:.3f}")
         self.assertTrue(any(l.startswith("epoch 2:") and "policy accuracy" in l for l in lines), lines)
@@ -192,6 +186,18 @@ class Training(unittest.TestCase):
         model.eval()
         fresh.eval()
         self.assertTrue(torch.equal(model(x)[0], fresh(x)[0]))
+
+    def test_the_dataset_is_given_once(self):
+        self.assertEqual(train.parse(["--data", "d"]).data, "d")
+        self.assertEqual(train.parse(["d", "--epochs", "1"]).data, "d")
+        for argv in ([], ["a", "--data", "b"]):
+            with self.assertRaises(SystemExit):
+                with open(os.devnull, "w") as null:
+                    stderr, sys.stderr = sys.stderr, null
+                    try:
+                        train.parse(argv)
+                    finally:
+                        sys.stderr = stderr
 
 
 if __name__ == "__main__":

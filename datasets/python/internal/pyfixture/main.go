@@ -5,10 +5,14 @@
 // little-endian arrays in row order:
 //
 //	DIR/data/part-K.parquet  the dataset
-//	DIR/planes.f32           float32 [rows, 1152], SPEC §1
+//	DIR/planes.f32           float32 [rows, 1152], the plane layout
 //	DIR/policy.i32           int32 [rows]
 //	DIR/score_cp.i32         int32 [rows]
 //	DIR/result.f32           float32 [rows]
+//	DIR/ply.i32              int32 [rows]
+//	DIR/in_check.u8, DIR/best_is_capture.u8, DIR/best_is_promotion.u8
+//	                         uint8 [rows], 1 true 0 false
+//	DIR/fen.txt, DIR/best_move.txt  one line per row
 //
 //	go run ./datasets/python/internal/pyfixture -out DIR [-games N] [-seed S]
 package main
@@ -59,9 +63,16 @@ func run(out string, games, shards int, seed uint64) error {
 		}
 		rows += n
 	}
+	names := []string{"planes.f32", "policy.i32", "score_cp.i32", "result.f32", "ply.i32",
+		"in_check.u8", "best_is_capture.u8", "best_is_promotion.u8", "fen.txt", "best_move.txt"}
 	dumps := map[string]*bufio.Writer{}
 	var files []*os.File
-	for _, name := range []string{"planes.f32", "policy.i32", "score_cp.i32", "result.f32"} {
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	for _, name := range names {
 		f, err := os.Create(filepath.Join(out, name))
 		if err != nil {
 			return err
@@ -70,13 +81,23 @@ func run(out string, games, shards int, seed uint64) error {
 		dumps[name] = bufio.NewWriter(f)
 	}
 	r, err := datasets.Open(data, &datasets.ReaderOptions{Columns: []string{
-		datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult}})
+		datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult, datasets.ColPly,
+		datasets.ColInCheck, datasets.ColBestIsCapture, datasets.ColBestIsPromotion,
+		datasets.ColFEN, datasets.ColBestMove}})
 	if err != nil {
 		return err
 	}
 	defer r.Close()
 	var b datasets.Batch
 	var buf []byte
+	u32 := func(name string, v uint32) { dumps[name].Write(binary.LittleEndian.AppendUint32(buf[:0], v)) }
+	u8 := func(name string, v bool) {
+		if v {
+			dumps[name].WriteByte(1)
+		} else {
+			dumps[name].WriteByte(0)
+		}
+	}
 	for {
 		err := r.ReadBatch(&b)
 		if errors.Is(err, io.EOF) {
@@ -85,25 +106,32 @@ func run(out string, games, shards int, seed uint64) error {
 		if err != nil {
 			return err
 		}
-		buf = buf[:0]
 		for _, v := range b.Planes {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			u32("planes.f32", math.Float32bits(v))
 		}
-		dumps["planes.f32"].Write(buf)
 		for i := 0; i < b.Len; i++ {
-			dumps["policy.i32"].Write(binary.LittleEndian.AppendUint32(nil, uint32(b.Policy[i])))
-			dumps["score_cp.i32"].Write(binary.LittleEndian.AppendUint32(nil, uint32(b.ScoreCP[i])))
-			dumps["result.f32"].Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(b.Result[i])))
+			u32("policy.i32", uint32(b.Policy[i]))
+			u32("score_cp.i32", uint32(b.ScoreCP[i]))
+			u32("result.f32", math.Float32bits(b.Result[i]))
+			u32("ply.i32", uint32(b.Ply[i]))
+			u8("in_check.u8", b.InCheck[i])
+			u8("best_is_capture.u8", b.BestIsCapture[i])
+			u8("best_is_promotion.u8", b.BestIsPromotion[i])
+			fmt.Fprintln(dumps["fen.txt"], b.FEN[i])
+			fmt.Fprintln(dumps["best_move.txt"], b.BestMove[i])
 		}
 	}
-	for i, name := range []string{"planes.f32", "policy.i32", "score_cp.i32", "result.f32"} {
+	for _, name := range names {
 		if err := dumps[name].Flush(); err != nil {
 			return err
 		}
-		if err := files[i].Close(); err != nil {
+	}
+	for _, f := range files {
+		if err := f.Close(); err != nil {
 			return err
 		}
 	}
+	files = nil
 	fmt.Printf("pyfixture: %d rows in %d files under %s\n", rows, shards, data)
 	return nil
 }

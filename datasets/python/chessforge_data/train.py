@@ -1,30 +1,30 @@
-#!/usr/bin/env python3
 """Example: train a small residual network on a chessforge dataset, on CPU.
 
-    python3 train.py --data DIR_OR_PARQUET [--val PATH] [--epochs 2] [--out model.pt]
+    chessforge-train DATA [--val PATH] [--epochs 2] [--out model.pt]
+    python3 -m chessforge_data.train DATA ...      # the same
+
+DATA is a NumPy export directory or a Parquet file, directory or glob
+(needs pyarrow); ``--data DATA`` is accepted too.
 
 The network takes the 18×8×8 planes and has two heads: a policy over the
-4672 moves of SPEC §2 (a 1×1 convolution to 73 planes, flattened in C
-order, so that output ``type*64 + from_square`` is the move's index) and a
-value in [0, 1], the expected result for White. Loss: cross-entropy of the
-policy plus the squared error of the value. Prints loss and policy accuracy
-per epoch and saves a checkpoint (model weights and the settings).
+4672 moves of the policy index (a 1×1 convolution to 73 planes, flattened
+in C order, so that output ``type*64 + from_square`` is the move's index)
+and a value in [0, 1], the expected result for White (for the side to move
+with ``--side-to-move``). Loss: cross-entropy of the policy plus the
+squared error of the value. Prints loss and policy accuracy per epoch and
+saves a checkpoint (model weights and the settings).
 """
 
 import argparse
 import os
-import sys
 import time
 
 import torch
 from torch import nn
 from torch.nn import functional as F
-from torch.utils.data import DataLoader
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from chessforge_data import ChessDataset, POLICY_SIZE  # noqa: E402
-from chessforge_data.layout import NUM_PLANES  # noqa: E402
+from .dataset import ChessDataset
+from .layout import NUM_PLANES, POLICY_SIZE
 
 
 class Block(nn.Module):
@@ -69,8 +69,16 @@ def losses(model, batch):
     return pl, vl, correct
 
 
-def evaluate(model, data, batch_size, value_target):
-    ds = ChessDataset(data, batch_size=batch_size, value_target=value_target)
+def reading(args):
+    """The ChessDataset keyword arguments the settings choose beside the
+    path: value target, side to move and the read-time filters."""
+    return dict(value_target=args.value_target, side_to_move=args.side_to_move, min_ply=args.min_ply,
+                max_score=args.max_score, skip_in_check=args.skip_in_check,
+                skip_captures=args.skip_captures, disagree_score=args.disagree_score)
+
+
+def evaluate(model, data, batch_size, args):
+    ds = ChessDataset(data, batch_size=batch_size, **reading(args))
     model.eval()
     tot = n = correct = 0
     with torch.no_grad():
@@ -97,9 +105,9 @@ def train(args, log=print):
     model = Net(args.channels, args.blocks)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     ds = ChessDataset(args.data, batch_size=args.batch_size, shuffle_buffer=args.shuffle_buffer,
-                      seed=args.seed, value_target=args.value_target)
-    loader = DataLoader(ds, batch_size=None, num_workers=args.workers)
-    log(f"data: {args.data}: {ds.num_rows} positions; model: {sum(p.numel() for p in model.parameters())} parameters")
+                      seed=args.seed, **reading(args))
+    loader = ds.loader(args.workers)
+    log(f"data: {args.data}: {ds.num_rows} positions{'' if not ds.filters else ' kept by ' + repr(ds.filters)}; model: {sum(p.numel() for p in model.parameters())} parameters")
     steps, epochs = [], []
     for epoch in range(1, args.epochs + 1):
         ds.set_epoch(epoch)
@@ -124,7 +132,7 @@ def train(args, log=print):
         line = (f"epoch {epoch}: {k} steps, {n} positions, loss {summary['loss']:.4f}, "
                 f"policy accuracy {100 * summary['accuracy']:.1f}%, {n / max(summary['seconds'], 1e-9):.0f} positions/s")
         if args.val:
-            vloss, vacc = evaluate(model, args.val, args.batch_size, args.value_target)
+            vloss, vacc = evaluate(model, args.val, args.batch_size, args)
             summary.update(val_loss=vloss, val_accuracy=vacc)
             line += f"; validation loss {vloss:.4f}, policy accuracy {100 * vacc:.1f}%"
         log(line)
@@ -137,8 +145,9 @@ def train(args, log=print):
 
 
 def parser():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", required=True, help="NumPy export directory, or Parquet file/directory/glob (needs pyarrow)")
+    p = argparse.ArgumentParser(prog="chessforge-train", description=__doc__.split("\n\n")[0])
+    p.add_argument("data", nargs="?", help="NumPy export directory, or Parquet file/directory/glob (needs pyarrow)")
+    p.add_argument("--data", dest="data_flag", metavar="DATA", help="the same as the DATA argument")
     p.add_argument("--val", help="validation dataset, evaluated after each epoch")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--batch-size", type=int, default=256)
@@ -148,6 +157,14 @@ def parser():
     p.add_argument("--blocks", type=int, default=2)
     p.add_argument("--shuffle-buffer", type=int, default=65536)
     p.add_argument("--value-target", default="result", choices=["result", "score", "blend"])
+    p.add_argument("--side-to-move", action="store_true",
+                   help="mirror rows with Black to move: planes, policy, value and score from the side to move")
+    p.add_argument("--min-ply", type=int, default=0, help="keep rows with ply >= N (0: off)")
+    p.add_argument("--max-score", type=int, default=0, help="keep rows with |score_cp| <= N (0: off)")
+    p.add_argument("--skip-in-check", action="store_true", help="drop rows whose side to move is in check")
+    p.add_argument("--skip-captures", action="store_true", help="drop rows whose best move is a capture or a promotion")
+    p.add_argument("--disagree-score", type=int, default=0,
+                   help="drop rows scored >= N for White in a game White lost, or <= -N in one White won (0: off)")
     p.add_argument("--workers", type=int, default=0, help="DataLoader worker processes")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
@@ -155,8 +172,20 @@ def parser():
     return p
 
 
+def parse(argv=None):
+    """Parse the command line: DATA or --data DATA, one of them."""
+    p = parser()
+    args = p.parse_args(argv)
+    if (args.data is None) == (args.data_flag is None):
+        p.error("give the dataset once: DATA or --data DATA")
+    if args.data is None:
+        args.data = args.data_flag
+    del args.data_flag
+    return args
+
+
 def main(argv=None):
-    args = parser().parse_args(argv)
+    args = parse(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
     _, steps, epochs = train(args)
