@@ -51,8 +51,10 @@ const (
 )
 
 // PlanesType is the Arrow type of the planes column: a fixed-size list of
-// 1152 float32 values, SPEC §1 flat in C order.
-var PlanesType = arrow.FixedSizeListOfNonNullable(encoder.InputSize, arrow.PrimitiveTypes.Float32)
+// 1152 float32 values, SPEC §1 flat in C order. Its element field is named
+// "element", the name of the Parquet list's element group, as pqarrow
+// (v18.8.0 on) stores list types in the ARROW:schema footer key.
+var PlanesType = arrow.FixedSizeListOfField(encoder.InputSize, arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Float32})
 
 // columns lists every column this package writes, in order, with its type.
 // SPEC §3's required columns are the first numRequired.
