@@ -36,15 +36,19 @@ test: build test-nodecheck test-python
 	$(GO) vet ./...
 	$(GO) test -race -timeout 20m ./...
 
-# Independent proof that outside readers take our datasets: DuckDB (from npm,
-# its own Parquet reader) reads a small Go-written dataset and checks rows,
-# planes against each FEN, and metadata (datasets/nodecheck/check.mjs).
+# Independent proof that outside readers take our datasets: DuckDB (its own
+# Parquet reader in C++) and hyparquet (one in plain JavaScript), both from
+# npm at the versions of datasets/nodecheck/package-lock.json, read a small
+# Go-written dataset of two shards, every column, and check rows, planes and
+# policy against each FEN and best move, and metadata, against
+# docs/format.md (datasets/nodecheck: check.mjs, hypcheck.mjs, contract.mjs).
 NODECHECK_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-nodecheck
 test-nodecheck:
 	cd datasets/nodecheck && npm ci --silent --no-audit --no-fund
 	rm -rf $(NODECHECK_DIR)
 	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR) -games 40 -shards 2
 	node datasets/nodecheck/check.mjs $(NODECHECK_DIR)
+	node datasets/nodecheck/hypcheck.mjs $(NODECHECK_DIR)
 
 # The Python side (datasets/python): a Go-written dataset, exported to NumPy
 # shards by bin/dataset; the package installed (not editable) into a

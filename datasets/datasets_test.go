@@ -111,7 +111,7 @@ func TestRoundTripReadsBackEveryRowIdentically(t *testing.T) {
 		t.Errorf("Stat: %d rows in %d row groups, want %d rows in %d", in.Rows, in.RowGroups, len(want), (len(want)+399)/400)
 	}
 	for k, v := range map[string]string{
-		KeySchemaVersion: "1", KeyPlanes: "18x8x8-v1", KeyPolicy: "73x8x8-v1",
+		KeySchemaVersion: "1", KeyPlanes: "18x8x8-v1", KeyPolicy: "73x8x8-v1", KeyFormat: "docs/format.md",
 		KeyEngineVersion: "chessforge-test", KeyConfig: `{"seed":1,"source":"playout"}`,
 		"chessforge.note": "round trip",
 	} {
@@ -418,8 +418,10 @@ func TestWriterRejectsInvalidRowsAndOptions(t *testing.T) {
 	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte(`[1,2]`)}); err == nil {
 		t.Error("Create with a config that is not a JSON object: want an error")
 	}
-	if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte(`{"seed":1}`), Metadata: map[string]string{KeyPlanes: "x"}}); err == nil {
-		t.Error("Create overriding chessforge.planes: want an error")
+	for _, k := range WriterKeys() {
+		if _, err := Create(filepath.Join(dir, "a.parquet"), WriterOptions{EngineVersion: "x", Config: []byte(`{"seed":1}`), Metadata: map[string]string{k: "x"}}); err == nil {
+			t.Errorf("Create overriding %s: want an error", k)
+		}
 	}
 	path := filepath.Join(dir, "rows.parquet")
 	w, err := Create(path, testOptions())

@@ -123,7 +123,7 @@ func openFile(path string) (*file.Reader, *FileInfo, error) {
 	}
 	kv := md.KeyValueMetadata()
 	for i, k := range kv.Keys() {
-		if k != "ARROW:schema" {
+		if k != KeyArrowSchema {
 			info.Metadata[k] = kv.Values()[i]
 		}
 	}

@@ -13,6 +13,7 @@ package datasets
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -24,14 +25,51 @@ import (
 // the only one it reads, stored as chessforge.schema_version.
 const SchemaVersion = "1"
 
+// FormatDoc is the page of the repository that describes the format, the
+// value of KeyFormat. Its sections carry anchors named after the versions
+// (FormatDoc + "#schema-version-1", "#planes-18x8x8-v1",
+// "#policy-73x8x8-v1").
+const FormatDoc = "docs/format.md"
+
 // Key-value metadata keys of a dataset file.
 const (
 	KeySchemaVersion = "chessforge.schema_version" // SchemaVersion
 	KeyPlanes        = "chessforge.planes"         // encoder.PlanesVersion
 	KeyPolicy        = "chessforge.policy"         // encoder.PolicyVersion
+	KeyFormat        = "chessforge.format"         // FormatDoc
 	KeyEngineVersion = "chessforge.engine_version" // the writing engine's version
 	KeyConfig        = "chessforge.config"         // the generation config as JSON, seed included
+	KeyArrowSchema   = "ARROW:schema"              // the Arrow schema, as pqarrow's store-schema option writes it
 )
+
+// writerMetadata returns the key-value pairs Create puts in every file's
+// footer after KeyArrowSchema, in order.
+func writerMetadata(engineVersion string, config []byte) [][2]string {
+	return [][2]string{
+		{KeySchemaVersion, SchemaVersion},
+		{KeyPlanes, encoder.PlanesVersion},
+		{KeyPolicy, encoder.PolicyVersion},
+		{KeyFormat, FormatDoc},
+		{KeyEngineVersion, engineVersion},
+		{KeyConfig, string(config)},
+	}
+}
+
+// WriterKeys returns the metadata keys Writer sets in every file, which
+// WriterOptions.Metadata and SetMetadata cannot set: KeyArrowSchema and
+// the chessforge keys above.
+func WriterKeys() []string {
+	keys := []string{KeyArrowSchema}
+	for _, kv := range writerMetadata("", nil) {
+		keys = append(keys, kv[0])
+	}
+	return keys
+}
+
+// IsWriterKey reports whether Writer sets metadata key k itself.
+func IsWriterKey(k string) bool {
+	return slices.Contains(WriterKeys(), k)
+}
 
 // Column names, in file order. The first nine are SPEC §3's required
 // columns; the rest are self-play's filter columns.
@@ -54,8 +92,10 @@ const (
 )
 
 // PlanesType is the Arrow type of the planes column: a fixed-size list of
-// 1152 float32 values, SPEC §1 flat in C order.
-var PlanesType = arrow.FixedSizeListOfNonNullable(encoder.InputSize, arrow.PrimitiveTypes.Float32)
+// 1152 float32 values, SPEC §1 flat in C order. Its element field is named
+// "element", the name of the Parquet list's element group, as pqarrow
+// (v18.8.0 on) stores list types in the ARROW:schema footer key.
+var PlanesType = arrow.FixedSizeListOfField(encoder.InputSize, arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Float32})
 
 // columns lists every column this package writes, in order, with its type.
 // SPEC §3's required columns are the first numRequired.

@@ -167,18 +167,12 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 		return nil, fmt.Errorf("datasets: %s: serializing the Arrow schema: %w", path, err)
 	}
 	meta := metadata.NewKeyValueMetadata()
-	for _, kv := range [][2]string{
-		{"ARROW:schema", base64.StdEncoding.EncodeToString(ser.Bytes())},
-		{KeySchemaVersion, SchemaVersion},
-		{KeyPlanes, encoder.PlanesVersion},
-		{KeyPolicy, encoder.PolicyVersion},
-		{KeyEngineVersion, opts.EngineVersion},
-		{KeyConfig, string(opts.Config)},
-	} {
+	meta.Append(KeyArrowSchema, base64.StdEncoding.EncodeToString(ser.Bytes()))
+	for _, kv := range writerMetadata(opts.EngineVersion, opts.Config) {
 		meta.Append(kv[0], kv[1])
 	}
 	for k, v := range opts.Metadata {
-		if reservedKey(k) {
+		if IsWriterKey(k) {
 			return nil, fmt.Errorf("datasets: %s: metadata key %q is set by the writer", path, k)
 		}
 		meta.Append(k, v)
@@ -243,21 +237,13 @@ func writerProperties(opts WriterOptions) *parquet.WriterProperties {
 	)
 }
 
-func reservedKey(k string) bool {
-	switch k {
-	case KeySchemaVersion, KeyPlanes, KeyPolicy, KeyEngineVersion, KeyConfig, "ARROW:schema":
-		return true
-	}
-	return false
-}
-
 // SetMetadata adds a key-value pair to the file's footer, such as a run's
 // summary. The keys Create writes cannot be set again.
 func (w *Writer) SetMetadata(key, value string) error {
 	if w.meta == nil {
 		return fmt.Errorf("datasets: %s: writer is closed", w.path)
 	}
-	if reservedKey(key) {
+	if IsWriterKey(key) {
 		return fmt.Errorf("datasets: %s: metadata key %q is set by the writer", w.path, key)
 	}
 	return w.meta.AppendKeyValueMetadata(key, value)

@@ -1,14 +1,16 @@
 // Reads a chessforge dataset written by the Go code with DuckDB (its own
 // Parquet reader, nothing shared with arrow-go) and checks it against the
-// contracts of SPEC §1 and §3: row and game counts from expect.json, every
-// planes list 1152 values long with no nulls, the planes of every row
-// re-derived from its FEN in JavaScript, and the file metadata.
+// format of docs/format.md: row and game counts from expect.json, every
+// planes list 1152 values long with no nulls, the planes and policy index
+// of every row re-derived from its FEN and best move in JavaScript
+// (contract.mjs, shared with hypcheck.mjs), and the file metadata.
 //
 //   node check.mjs DIR            check the dataset in DIR (expect.json beside it)
 //   node check.mjs --bench DIR    also time a full read of every column
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Failures, checkMetadata, checkPageExamples, checkRow, requiredColumns } from './contract.mjs';
 
 const args = process.argv.slice(2);
 const bench = args[0] === '--bench';
@@ -21,13 +23,9 @@ const expect = JSON.parse(readFileSync(join(dir, 'expect.json'), 'utf8'));
 const glob = join(dir, '*.parquet').replaceAll("'", "''");
 const src = `read_parquet('${glob}')`;
 
-let failures = 0;
-function check(ok, what) {
-  if (!ok) {
-    failures++;
-    console.error('nodecheck: FAIL: ' + what);
-  }
-}
+const f = new Failures('DuckDB');
+const check = f.check.bind(f);
+checkPageExamples(f);
 
 const db = await DuckDBInstance.create(':memory:');
 const conn = await db.connect();
@@ -49,61 +47,25 @@ check(Number(c.minlen) === 1152 && Number(c.maxlen) === 1152, `planes lengths ${
 check(Number(c.minvalid) === 1152, `a planes list has ${c.minvalid} non-null values, want 1152`);
 check(Number(c.nulls) === 0, `${c.nulls} rows with a null in a required column`);
 
-// Column order and types of SPEC §3.
+// Column order and types (docs/format.md, "Columns").
 const desc = await rows(`DESCRIBE SELECT * FROM ${src}`);
-const wantCols = [['game_id', 'BIGINT'], ['ply', 'INTEGER'], ['fen', 'VARCHAR'], ['planes', 'FLOAT[]'],
-  ['move', 'VARCHAR'], ['best_move', 'VARCHAR'], ['policy', 'INTEGER'], ['score_cp', 'INTEGER'], ['result', 'FLOAT']];
-wantCols.forEach(([name, type], i) => {
+const duckTypes = ['BIGINT', 'INTEGER', 'VARCHAR', 'FLOAT[]', 'VARCHAR', 'VARCHAR', 'INTEGER', 'INTEGER', 'FLOAT'];
+requiredColumns.forEach((name, i) => {
+  const type = duckTypes[i];
   const d = desc[i] || {};
   const t = String(d.column_type);
   check(d.column_name === name && (t === type || (name === 'planes' && t === 'FLOAT[1152]')),
     `column ${i} is ${d.column_name} ${t}, want ${name} ${type}`);
 });
 
-// Planes against the FEN.
-function planesFromFEN(fen) {
-  const p = new Float32Array(1152);
-  const [place, side, castle, ep, half] = fen.split(' ');
-  let r = 7, f = 0;
-  for (const ch of place) {
-    if (ch === '/') { r--; f = 0; continue; }
-    if (ch >= '1' && ch <= '8') { f += Number(ch); continue; }
-    p['PNBRQKpnbrqk'.indexOf(ch) * 64 + r * 8 + f] = 1;
-    f++;
-  }
-  const whole = (plane, v) => p.fill(v, plane * 64, plane * 64 + 64);
-  if (side === 'w') whole(13, 1);
-  whole(14, (castle.includes('K') + castle.includes('Q')) / 2);
-  whole(15, (castle.includes('k') + castle.includes('q')) / 2);
-  if (ep !== '-') p[16 * 64 + (ep.charCodeAt(1) - 49) * 8 + (ep.charCodeAt(0) - 97)] = 1;
-  whole(17, Math.min(Math.fround(Number(half) / 100), 1));
-  return p;
-}
-// Every row of a small dataset; a deterministic sample of about 20,000 rows
+// Planes and policy against the FEN and best move: every row of a small dataset; a deterministic sample of about 20,000 rows
 // of a large one, so that memory stays bounded.
 const step = Math.max(1, Math.ceil(expect.rows / 20000));
 const all = await rows(`SELECT fen, planes, move, best_move, policy FROM ${src}
   WHERE (game_id * 7919 + ply) % ${step} = 0`);
 let checked = 0, repeated = 0;
 for (const row of all) {
-  const want = planesFromFEN(row.fen);
-  const got = row.planes;
-  const rep = got[12 * 64];
-  if (rep !== 0) repeated++;
-  check([0, 0.5, 1].includes(rep), `${row.fen}: repetition plane ${rep}`);
-  for (let i = 0; i < 1152; i++) {
-    if (Math.floor(i / 64) === 12) { // repetition needs the game's history: whole plane, one value
-      if (got[i] !== rep) { check(false, `${row.fen}: repetition plane not uniform`); break; }
-      continue;
-    }
-    if (Math.fround(got[i]) !== want[i]) {
-      check(false, `${row.fen}: plane ${Math.floor(i / 64)} square ${i % 64} is ${got[i]}, want ${want[i]}`);
-      break;
-    }
-  }
-  const from = row.policy % 64;
-  const fromSq = String.fromCharCode(97 + (from % 8)) + String(Math.floor(from / 8) + 1);
-  check(row.best_move.startsWith(fromSq), `${row.fen}: policy ${row.policy} starts on ${fromSq}, best move ${row.best_move}`);
+  if (checkRow(f, row)) repeated++;
   checked++;
 }
 
@@ -111,15 +73,7 @@ for (const row of all) {
 for (const name of expect.files) {
   const path = join(dir, name).replaceAll("'", "''");
   const kv = await rows(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${path}')`);
-  const m = Object.fromEntries(kv.map((x) => [x.k, x.v]));
-  check(m['chessforge.schema_version'] === '1', `${name}: chessforge.schema_version ${m['chessforge.schema_version']}`);
-  check(m['chessforge.planes'] === '18x8x8-v1', `${name}: chessforge.planes ${m['chessforge.planes']}`);
-  check(m['chessforge.policy'] === '73x8x8-v1', `${name}: chessforge.policy ${m['chessforge.policy']}`);
-  check(!!m['chessforge.engine_version'], `${name}: no chessforge.engine_version`);
-  let cfg = {};
-  try { cfg = JSON.parse(m['chessforge.config']); } catch (e) { check(false, `${name}: config is not JSON`); }
-  check(cfg.seed === expect.seed, `${name}: config seed ${cfg.seed}, want ${expect.seed}`);
-  check(!!m['ARROW:schema'], `${name}: no ARROW:schema`);
+  checkMetadata(f, name, Object.fromEntries(kv.map((x) => [x.k, x.v])), expect);
 }
 
 if (bench) {
@@ -136,8 +90,8 @@ if (bench) {
     `${cpuSecs.toFixed(3)} CPU s: ${Math.round(Number(b.n) / secs)} positions/s, ${Math.round(Number(b.n) / cpuSecs)} positions/CPU-s`);
 }
 
-if (failures > 0) {
-  console.error(`nodecheck: ${failures} failures`);
+if (f.count > 0) {
+  console.error(`nodecheck: DuckDB: ${f.count} failures`);
   process.exit(1);
 }
-console.log(`nodecheck: DuckDB read ${c.n} rows, ${c.games} games from ${expect.files.length} files; planes of ${checked} rows match their FEN (${repeated} with a repetition); metadata ok`);
+console.log(`nodecheck: DuckDB read ${c.n} rows, ${c.games} games from ${expect.files.length} files; planes and policy of ${checked} rows match their FEN and best move (${repeated} with a repetition); metadata ok`);

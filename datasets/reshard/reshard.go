@@ -54,7 +54,7 @@ func writerOptions(infos []datasets.FileInfo, op map[string]any) (datasets.Write
 		if i == 0 {
 			extra = map[string]string{}
 			for k, v := range info.Metadata {
-				if !reserved(k) {
+				if !datasets.IsWriterKey(k) {
 					extra[k] = v
 				}
 			}
@@ -83,15 +83,6 @@ func contains(list []string, s string) bool {
 		if x == s {
 			return true
 		}
-	}
-	return false
-}
-
-func reserved(k string) bool {
-	switch k {
-	case datasets.KeySchemaVersion, datasets.KeyPlanes, datasets.KeyPolicy,
-		datasets.KeyEngineVersion, datasets.KeyConfig, "ARROW:schema":
-		return true
 	}
 	return false
 }

@@ -40,8 +40,8 @@ def value_target(result, score_cp, target="result", score_scale=400.0, blend=0.5
 class ChessDataset(IterableDataset):
     """Streams batches ``(planes, policy, value, score)`` from a dataset:
 
-    - ``planes``: float32 [B, 18, 8, 8], the format's plane layout (docs/), exactly the Parquet planes;
-    - ``policy``: int64 [B], the policy index (docs/) of the best move (class labels
+    - ``planes``: float32 [B, 18, 8, 8], the plane layout of docs/format.md §1, exactly the Parquet planes;
+    - ``policy``: int64 [B], the policy index of docs/format.md §2 of the best move (class labels
       for a 4672-way policy head);
     - ``value``: float32 [B], the value target chosen by ``value_target``
       (see :func:`value_target`);

@@ -1,4 +1,4 @@
-"""The plane layout (the format page in docs/) and the NumPy export's compact form of it.
+"""The plane layout (docs/format.md §1) and the NumPy export's compact form of it.
 
 A position is 18×8×8 float32 planes in absolute orientation, element
 ``p*64 + rank*8 + file`` of the flat 1152 values. The NumPy export
