@@ -208,7 +208,7 @@ func runMerge(args []string, out, errw io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	file := fs.String("out", "", "output .parquet file")
-	dedup := fs.Bool("dedup", false, "drop rows whose position (FEN without the move counters) came earlier")
+	dedup := fs.Bool("dedup", false, "drop the leading rows of each game whose positions came earlier (games stay whole)")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err

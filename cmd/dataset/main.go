@@ -6,7 +6,7 @@
 //	dataset head [-n N] [-board K] PATH      the first rows as FEN, move, score, result; a board picture
 //	dataset verify [-show K] PATH            re-derive planes and policy; last line "verify: N rows, M mismatches"
 //	dataset split PATH [-val F] [-seed S] -out DIR      train/validation by game: DIR/train.parquet, DIR/val.parquet
-//	dataset merge PATH... -out FILE [-dedup]            shards into one file, optionally without duplicate positions
+//	dataset merge PATH... -out FILE [-dedup]            shards into one file, optionally without games' already-seen openings
 //	dataset export -format epd PATH -out FILE [FILTERS]           "FEN [1.0]" lines
 //	dataset export -format npy PATH -out DIR [-shard-rows N] [FILTERS]   NumPy shards and manifest.json
 //	dataset export -format plain|binpack PATH -out FILE  Stockfish's training data (.plain text, .binpack)
@@ -29,8 +29,9 @@
 // a game written from a later ply has no record of its opening, so its
 // repetition plane is checked as a lower bound where the positions that
 // could repeat lie before its first row (see package chessforge/datasets/verify).
-// merge -dedup keeps the first row of each position, positions compared by
-// their FEN without the move counters (package chessforge/datasets/reshard).
+// merge -dedup drops the leading rows of each game whose positions came
+// earlier (shared openings), positions compared by their FEN without the
+// move counters, so every game stays whole (package chessforge/datasets/reshard).
 // The NumPy export's layout is described in package chessforge/datasets/export
 // and datasets/python/README.md; the Stockfish formats, what they carry and
 // what an import rebuilds, in package chessforge/datasets/stockfish.

@@ -9,16 +9,19 @@ import (
 
 // MergeOptions configures Merge.
 type MergeOptions struct {
-	// Dedup drops every row whose position came earlier in the merge (in
-	// the order of the files), keeping the first. Two rows hold the same
-	// position when their FENs agree on the first four fields: placement,
-	// side to move, castling rights and en-passant square; the move
-	// counters are ignored, and so are the rows' other columns (so one
-	// of two rows of the same position with different halfmove clocks,
-	// repetition counts, moves or results is dropped). Positions are
-	// compared by a 64-bit FNV-1a hash of those fields: the chance that
-	// two different positions collide among n is about n²/2⁶⁵, 3·10⁻⁴ for
-	// 10⁸ positions.
+	// Dedup drops the rows at the start of each game whose positions came
+	// earlier in the merge (in the order of the files): a game's rows are
+	// kept from its first position not seen before, so the game stays
+	// whole (a dataset is a record of games that replay from their rows;
+	// docs/format.md §3), as if its write window started there. Duplicates
+	// are mostly shared openings, which this removes; a position that
+	// recurs later in a game is kept. Two rows hold the same position when
+	// their FENs agree on the first four fields: placement, side to move,
+	// castling rights and en-passant square; the move counters are
+	// ignored, and so are the rows' other columns. Positions are compared
+	// by a 64-bit FNV-1a hash of those fields: the chance that two
+	// different positions collide among n is about n²/2⁶⁵, 3·10⁻⁴ for 10⁸
+	// positions.
 	Dedup    bool
 	Progress Progress
 }
@@ -28,7 +31,7 @@ type MergeReport struct {
 	Files   int   // source files read
 	Rows    int64 // rows read
 	Written int64 // rows written
-	Dropped int64 // duplicate positions dropped
+	Dropped int64 // rows dropped by Dedup: the seen openings of games
 	// SharedGameIDs counts game ids found in more than one source file:
 	// game_id must be unique in a dataset, so merging files of different
 	// runs with overlapping ids mixes games.
@@ -57,8 +60,16 @@ func Merge(srcs []string, out string, opts MergeOptions) (*MergeReport, error) {
 	seen := map[uint64]struct{}{}
 	gameFile := map[int64]string{}
 	shared := map[int64]bool{}
+	// The game being read, and whether its rows are still the leading run
+	// of positions seen before, which Dedup drops.
+	var curFile string
+	var curGame int64
+	leading := false
 	err = eachRow(infos, opts.Progress, func(file string, r *datasets.Row) error {
 		rep.Rows++
+		if file != curFile || r.GameID != curGame {
+			curFile, curGame, leading = file, r.GameID, true
+		}
 		if f, ok := gameFile[r.GameID]; !ok {
 			gameFile[r.GameID] = file
 		} else if f != file && !shared[r.GameID] {
@@ -67,10 +78,12 @@ func Merge(srcs []string, out string, opts MergeOptions) (*MergeReport, error) {
 		}
 		if opts.Dedup {
 			k := PositionKey(r.FEN)
-			if _, dup := seen[k]; dup {
+			_, dup := seen[k]
+			if leading && dup {
 				rep.Dropped++
 				return nil
 			}
+			leading = false
 			seen[k] = struct{}{}
 		}
 		if err := w.Write(r); err != nil {

@@ -119,12 +119,32 @@ func TestMergeCountsAndDedup(t *testing.T) {
 	nb := write(t, b, fixture.Options{Games: 4, Seed: 2, MaxPlies: 30, FirstID: 1000})
 	// c replays a's games under other ids: every position is a duplicate.
 	nc := write(t, c, fixture.Options{Games: 4, Seed: 1, MaxPlies: 30, FirstID: 2000})
-	distinct := map[string]bool{}
-	for _, f := range []string{a, b} {
-		for _, r := range fixture.Rows(t, f) {
-			distinct[fenKey(r.FEN)] = true
+	// What -dedup keeps, worked out here independently: each game's rows
+	// from its first position not seen earlier in the merge.
+	dedupRows := func(srcs ...string) int64 {
+		seen := map[string]bool{}
+		var kept int64
+		for _, f := range srcs {
+			leading, game := false, int64(-1)
+			for _, r := range fixture.Rows(t, f) {
+				if r.GameID != game {
+					game, leading = r.GameID, true
+				}
+				k := fenKey(r.FEN)
+				if leading && seen[k] {
+					continue
+				}
+				leading, seen[k] = false, true
+				kept++
+			}
 		}
+		return kept
 	}
+	// e holds the second half of a's games under other ids; merged before
+	// a, every position of a's second halves is a duplicate in mid-game,
+	// which -dedup must keep so that a's games stay whole.
+	e := filepath.Join(dir, "e.parquet")
+	write(t, e, fixture.Options{Games: 4, Seed: 1, MaxPlies: 30, FirstID: 3000, FromPly: 15})
 	cases := []struct {
 		name        string
 		srcs        []string
@@ -133,9 +153,10 @@ func TestMergeCountsAndDedup(t *testing.T) {
 		wantShared  int64
 	}{
 		{"two files", []string{a, b}, false, na + nb, 0},
-		{"two files dedup", []string{a, b}, true, int64(len(distinct)), 0},
-		{"a copy under other ids adds nothing", []string{a, b, c}, true, int64(len(distinct)), 0},
+		{"two files dedup", []string{a, b}, true, dedupRows(a, b), 0},
+		{"a copy under other ids adds nothing", []string{a, b, c}, true, dedupRows(a, b), 0},
 		{"a glob", []string{filepath.Join(dir, "[ab].parquet")}, false, na + nb, 0},
+		{"seen positions in mid-game are kept", []string{e, a}, true, dedupRows(e, a), 0},
 		{"a copy under other ids without dedup", []string{a, c}, false, na + nc, 0},
 	}
 	for i, tc := range cases {
@@ -158,6 +179,15 @@ func TestMergeCountsAndDedup(t *testing.T) {
 			got := fixture.Rows(t, out)
 			if int64(len(got)) != tc.wantWritten {
 				t.Fatalf("file holds %d rows, want %d", len(got), tc.wantWritten)
+			}
+			// Every game of the output is whole: a suffix of its source
+			// game, its rows contiguous.
+			last := map[int64]int32{}
+			for k, r := range got {
+				if p, ok := last[r.GameID]; ok && (r.Ply != p+1 || got[k-1].GameID != r.GameID) {
+					t.Fatalf("game %d: ply %d follows ply %d", r.GameID, r.Ply, p)
+				}
+				last[r.GameID] = r.Ply
 			}
 			if !tc.dedup {
 				var want []datasets.Row
