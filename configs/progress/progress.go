@@ -55,21 +55,22 @@ const minRateTime = time.Second
 // Bar shows the progress of one piece of work; a nil *Bar shows nothing. Its
 // methods may be called from several goroutines.
 type Bar struct {
-	mu       sync.Mutex
-	w        io.Writer
-	st       Style
-	term     bool             // w is a terminal: redraw in place
-	now      func() time.Time // the clock (tests replace it)
-	label    string
-	detail   string
-	n, total int64
-	base     int64     // units done before the bar started (StartAt), not part of the rate
-	start    time.Time // when the bar started
-	last     time.Time // the last terminal frame or plain line
-	drawn    bool      // a terminal frame is on the line
-	width    int       // the columns of the last terminal frame
-	done     bool      // finished or exited: nothing more is shown
-	lastLine string    // the last plain line written
+	mu        sync.Mutex
+	w         io.Writer
+	st        Style
+	term      bool             // w is a terminal: redraw in place
+	now       func() time.Time // the clock (tests replace it)
+	label     string
+	detail    string
+	n, total  int64
+	base      int64     // units done before the bar started (StartAt), not part of the rate
+	start     time.Time // when the bar started
+	last      time.Time // the last terminal frame or plain line
+	drawn     bool      // a terminal frame is on the line
+	width     int       // the columns of the last terminal frame
+	done      bool      // finished or exited: nothing more is shown
+	lastLine  string    // the last plain line written
+	lastFrame string    // the last terminal frame drawn
 }
 
 // New starts a bar on w counting to total (-1: unknown) and labelled
@@ -242,7 +243,9 @@ func (b *Bar) end() {
 		}
 		return
 	}
-	b.drawFrame(now)
+	if f := b.frame(now); !b.drawn || f != b.lastFrame {
+		b.drawFrame(now)
+	}
 	if b.st.EndLine {
 		fmt.Fprintln(b.w)
 	}
@@ -267,7 +270,7 @@ func (b *Bar) drawFrame(now time.Time) {
 		pad = strings.Repeat(" ", b.width-w) // rub out the end of a longer frame
 	}
 	fmt.Fprint(b.w, "\r"+f+pad)
-	b.width, b.drawn, b.last = w, true, now
+	b.width, b.drawn, b.last, b.lastFrame = w, true, now, f
 }
 
 // frame is the text of a terminal bar:
