@@ -8,43 +8,49 @@ import (
 	"chessforge/configs/progress"
 )
 
-// gameBar shows a bar of the shard's games with positions, games/s, W/D/L
-// and the time left.
+// gameBar shows the shard's games with their rate, the time left and, from
+// the same update, the positions and W/D/L of the games counted: on a
+// terminal a bar, elsewhere a plain line every ten seconds.
 type gameBar struct {
-	bar  *progress.Bar // nil: no bar
-	last time.Time
+	bar     *progress.Bar // nil: no bar
+	earlier int           // games done by earlier runs (a resumed job)
 }
 
-func newProgress(w io.Writer, s *Summary) *gameBar {
-	bar := progress.New(w, int64(s.Total), "games", progress.Style{
-		Width: 20, Throttle: 200 * time.Millisecond, Elapsed: true, RenderBlank: true, EndLine: true,
+// newProgress starts the bar of the run s sums up; every sets the time
+// between two plain lines (0: the progress package's default).
+func newProgress(w io.Writer, s *Summary, every time.Duration) *gameBar {
+	bar := progress.New(w, int64(s.Total), "selfplay", progress.Style{
+		Width: 20, Throttle: 200 * time.Millisecond, Every: every, Unit: "games",
+		Elapsed: true, RenderBlank: true, EndLine: true,
 	})
-	bar.Set(int64(s.Done))
-	return &gameBar{bar: bar}
+	bar.StartAt(int64(s.Done))
+	return &gameBar{bar: bar, earlier: s.Done}
 }
 
-// update shows the counts after a game is written.
-func (p *gameBar) update(s *Summary, elapsed time.Duration) {
-	if p.bar == nil {
-		return
+// update shows the counts after a game is written and counted in s.
+func (p *gameBar) update(s *Summary) {
+	if p.bar != nil {
+		p.bar.Update(int64(s.Done), p.details(s))
 	}
-	if now := time.Now(); now.Sub(p.last) >= 200*time.Millisecond || s.Done == s.Total {
-		p.last = now
-		rate := 0.0
-		if secs := elapsed.Seconds(); secs > 0 {
-			rate = float64(s.Games) / secs
-		}
-		p.bar.Describe(fmt.Sprintf("games (%d positions, %.2f games/s, +%d =%d -%d)", s.Positions, rate, s.Wins, s.Draws, s.Losses))
-	}
-	p.bar.Set(int64(s.Done))
 }
 
-// finish ends the bar's line so that what follows starts on a new one.
+// details are the figures shown after the count: the positions and W/D/L of
+// this run's games (which, with the games of earlier runs, make the count).
+func (p *gameBar) details(s *Summary) string {
+	d := fmt.Sprintf("%d positions, +%d =%d -%d", s.Positions, s.Wins, s.Draws, s.Losses)
+	if p.earlier > 0 {
+		d = fmt.Sprintf("%d games before this run; this run: %s", p.earlier, d)
+	}
+	return d
+}
+
+// finish shows the bar a last time and ends its line so that what follows
+// starts on a new one.
 func (p *gameBar) finish(s *Summary) {
 	if p.bar == nil {
 		return
 	}
-	p.bar.Describe(fmt.Sprintf("games (%d positions, +%d =%d -%d)", s.Positions, s.Wins, s.Draws, s.Losses))
+	p.bar.Update(int64(s.Done), p.details(s))
 	if s.Done == s.Total {
 		p.bar.Finish()
 	} else {

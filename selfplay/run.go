@@ -30,6 +30,9 @@ type Options struct {
 	// number of the shard's games done (tests use it to kill a run at a
 	// known point).
 	afterWrite func(done int)
+	// progressEvery, when positive, is the time between two plain progress
+	// lines (tests shorten it to see every update).
+	progressEvery time.Duration
 }
 
 // Summary is what a run did.
@@ -155,7 +158,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	}
 
 	start := time.Now()
-	bar := newProgress(opt.Progress, sum)
+	bar := newProgress(opt.Progress, sum, opt.progressEvery)
 	werr := play(ctx, &cfg, ops, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
 		if err := out.write(i, g); err != nil {
 			return &WriteError{err}
@@ -172,7 +175,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		}
 		sum.add(g)
 		sum.Done = i + 1
-		bar.update(sum, time.Since(start))
+		bar.update(sum)
 		if opt.afterWrite != nil {
 			opt.afterWrite(sum.Done)
 		}

@@ -41,23 +41,39 @@ func main() {
 	}
 }
 
-// stage runs one command, echoing its output.
+// stageStart prints a stage's first line, "== HH:MM:SS name: command
+// line", and returns the time it starts.
+func stageStart(w io.Writer, name string, args []string) time.Time {
+	start := time.Now()
+	fmt.Fprintf(w, "\n== %s %s: %s\n", start.Format("15:04:05"), name, strings.Join(args, " "))
+	return start
+}
+
+// stageEnd prints a stage's last line, "== name: done in D".
+func stageEnd(w io.Writer, name string, start time.Time) {
+	fmt.Fprintf(w, "== %s: done in %v\n", name, time.Since(start).Round(time.Second))
+}
+
+// stage runs one command, echoing its output: its progress (bars on a
+// terminal, a line every few seconds in a log) goes to stderr.
 func stage(name string, stdout, stderr io.Writer, args ...string) error {
-	fmt.Fprintf(stdout, "\n== %s: %s\n", name, strings.Join(args, " "))
+	start := stageStart(stdout, name, args)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s failed: %w", name, err)
 	}
+	stageEnd(stdout, name, start)
 	return nil
 }
 
 // playMatch plays the match of the loop through package match, as
 // bin/match would with args: it echoes the equivalent bin/match command
-// line as a stage header, prints the match's report to stdout and its
-// progress to stderr, and returns the result.
+// line as a stage header, prints the match's report (ending with its
+// summary line) to stdout and its progress to stderr, and returns the
+// result.
 func playMatch(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
-	fmt.Fprintf(stdout, "\n== %s: %s\n", name, strings.Join(append([]string{"bin/match"}, args...), " "))
+	start := stageStart(stdout, name, append([]string{"bin/match"}, args...))
 	settings, err := match.ParseArgs(args, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("%s failed: %w", name, err)
@@ -67,6 +83,7 @@ func playMatch(name string, args []string, stdout, stderr io.Writer) (*match.Res
 		return nil, fmt.Errorf("%s failed: %w", name, err)
 	}
 	r.Report(stdout)
+	stageEnd(stdout, name, start)
 	return r, nil
 }
 
@@ -172,8 +189,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	if verdict == "" {
 		verdict = "no SPRT"
 	}
-	fmt.Fprintf(stdout, "\n%s\n", res.Summary())
-	fmt.Fprintf(stdout, "loop: Elo gain %+.1f ± %.1f (%s), new tables %s, %s\n",
+	fmt.Fprintf(stdout, "\nloop: Elo gain %+.1f ± %.1f (%s), new tables %s, %s\n",
 		est.Elo, est.Margin(), verdict, decision, time.Since(start).Round(time.Second))
 	return nil
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,7 +27,7 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 	exe := matchtest.Command(t)[0]
 	pgnPath := filepath.Join(t.TempDir(), "match.pgn")
 	args := []string{"-a", exe + " random", "-a-name", "tuned", "-b", exe + " illegal 1", "-b-name", "before",
-		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05", "-quiet"}
+		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	var stdout, stderr bytes.Buffer
 	res, err := playMatch("match", args, &stdout, &stderr)
 	if err != nil {
@@ -42,12 +44,24 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 		t.Error("an accepted H1 must keep the tables")
 	}
 	out := stdout.String()
-	if !strings.HasPrefix(out, "\n== match: bin/match -a "+exe+" random -a-name tuned") {
-		t.Errorf("no stage header with the bin/match command line:\n%s", out)
+	if !regexp.MustCompile(`^\n== \d\d:\d\d:\d\d match: bin/match -a `).MatchString(out) ||
+		!strings.Contains(out, " match: bin/match -a "+exe+" random -a-name tuned") {
+		t.Errorf("no stage header with the start time and the bin/match command line:\n%s", out)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if last, want := lines[len(lines)-1], res.Summary(); last != want || !strings.HasPrefix(want, "match: tuned vs before: +") {
+	if last, want := lines[len(lines)-2], res.Summary(); last != want || !strings.HasPrefix(want, "match: tuned vs before: +") {
 		t.Errorf("the report ends with %q, want the summary line %q", last, want)
+	}
+	// The match's progress goes to stderr, in plain lines off a terminal.
+	progress := stderr.String()
+	if strings.Contains(progress, "\r") || !strings.Contains(progress, fmt.Sprintf("match: %d/%d games (100%%)", res.Score.Games(), res.Score.Games())) {
+		t.Errorf("the match's progress on stderr:\n%q", progress)
+	}
+	if n := strings.Count(out, res.Summary()); n != 1 {
+		t.Errorf("the summary line is printed %d times", n)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "== match: done in ") {
+		t.Errorf("the stage ends with %q, want its time", last)
 	}
 	if data, err := os.ReadFile(pgnPath); err != nil || strings.Count(string(data), "[Event ") != res.Score.Games() {
 		t.Errorf("the PGN holds %d games, want %d (%v)", strings.Count(string(data), "[Event "), res.Score.Games(), err)

@@ -298,8 +298,8 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		close(out)
 	}()
 
-	bar := progress.New(cfg.Progress, int64(cfg.Games), "games",
-		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, EndLine: true})
+	bar := progress.New(cfg.Progress, int64(cfg.Games), "match",
+		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, Unit: "games", Elapsed: true, EndLine: true})
 	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
 	pending := map[int]*gameRecord{}
 	nextPGN := 0
@@ -357,8 +357,7 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 			}
 		}
 		if bar != nil {
-			bar.Describe(progressLine(r))
-			bar.Add(1)
+			bar.Update(int64(r.Score.Games()), progressLine(r))
 		}
 	}
 	// An early stop leaves games unplayed: end the bar at the count played
@@ -399,10 +398,11 @@ func faultKind(t string) string {
 	return t
 }
 
-// progressLine is the progress bar's running description.
+// progressLine is the progress bar's details: the score and the figures of
+// the games counted.
 func progressLine(r *Result) string {
 	e := r.Estimate()
-	line := fmt.Sprintf("Elo %s ± %s", formatElo(e.Elo), formatMargin(e.Margin()))
+	line := fmt.Sprintf("+%d =%d -%d, Elo %s ± %s", r.Score.W, r.Score.D, r.Score.L, formatElo(e.Elo), formatMargin(e.Margin()))
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
 		line += fmt.Sprintf(" LLR %.2f (%.2f, %.2f)", r.LLR, lo, hi)

@@ -318,3 +318,65 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// TestPlayWritesThePGNAsTheGamesFinish follows a match's partial PGN file
+// while the match is played: it holds whole games that read back before the
+// match ends, and becomes the PGN file when the match is stopped. A match
+// that cannot start leaves neither file.
+func TestPlayWritesThePGNAsTheGamesFinish(t *testing.T) {
+	dir := t.TempDir()
+	pgnPath := filepath.Join(dir, "out.pgn")
+	exe := fake(t)[0]
+	var stderr bytes.Buffer
+	settings, err := ParseArgs([]string{"-a", exe + " slow 20", "-b", exe + " illegal 1", "-games", "400", "-tc", "nodes=1",
+		"-concurrency", "1", "-pgn", pgnPath, "-quiet"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	seen := make(chan int, 1)
+	go func() {
+		defer cancel()
+		for range 1000 {
+			time.Sleep(10 * time.Millisecond)
+			data, err := os.ReadFile(PartialPGN(pgnPath))
+			if err != nil || !bytes.HasSuffix(data, []byte("\n\n")) {
+				continue
+			}
+			if games, err := pgn.ReadGames(bytes.NewReader(data), "partial"); err == nil && len(games) >= 2 {
+				seen <- len(games)
+				return
+			}
+		}
+		seen <- 0
+	}()
+	r, err := Play(ctx, settings, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if n := <-seen; n < 2 || !r.Interrupted {
+		t.Fatalf("the partial PGN held %d whole games during the match (interrupted %v)", n, r.Interrupted)
+	}
+	if _, err := os.Stat(PartialPGN(pgnPath)); !os.IsNotExist(err) {
+		t.Errorf("the partial PGN is left after the match: %v", err)
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if games := readBack(t, string(data)); len(games) != r.Score.Games() {
+		t.Errorf("the PGN holds %d games, the match counted %d", len(games), r.Score.Games())
+	}
+
+	bad := filepath.Join(dir, "bad.pgn")
+	settings.A, settings.PGN = filepath.Join(dir, "no-such-engine"), bad
+	if _, err := Play(context.Background(), settings, &stderr); err == nil {
+		t.Fatal("a match with a missing engine played")
+	}
+	for _, p := range []string{bad, PartialPGN(bad)} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("a failed match left %s: %v", p, err)
+		}
+	}
+}

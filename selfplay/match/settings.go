@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -222,10 +221,13 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 }
 
 // Play plays the match the settings describe, as bin/match does: it makes
-// the Config, runs it, and writes the PGN file, when the settings name one,
-// through a temporary file renamed into place at the end. When ctx is
-// cancelled the games finished so far are kept and the result says it was
-// interrupted; that is not an error. The caller prints the result
+// the Config, runs it, and writes the PGN file, when the settings name one.
+// The games go, each as soon as it and the games before it are finished, to
+// a visible PATH.partial file beside it (so that a user may follow the
+// match with tail -f), renamed to the PGN path at the end; a match that
+// fails removes the partial file and leaves the PGN path untouched. When ctx
+// is cancelled the games finished so far are kept and the result says it
+// was interrupted; that is not an error. The caller prints the result
 // (Result.Report).
 func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 	cfg, err := s.Config(stderr)
@@ -234,7 +236,7 @@ func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 	}
 	var pgnFile *os.File
 	if s.PGN != "" {
-		pgnFile, err = os.CreateTemp(filepath.Dir(s.PGN), "."+filepath.Base(s.PGN)+".*.tmp")
+		pgnFile, err = os.Create(PartialPGN(s.PGN))
 		if err != nil {
 			return nil, err
 		}
@@ -258,3 +260,7 @@ func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 	}
 	return r, nil
 }
+
+// PartialPGN returns the file Play writes the games of a match to while it
+// is played, renamed to path when it ends: path with ".partial" added.
+func PartialPGN(path string) string { return path + ".partial" }
