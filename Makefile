@@ -38,17 +38,21 @@ test: build test-nodecheck test-python
 
 # Independent proof that outside readers take our datasets: DuckDB (its own
 # Parquet reader in C++) and hyparquet (one in plain JavaScript), both from
-# npm at the versions of datasets/nodecheck/package-lock.json, read a small
-# Go-written dataset of two shards, every column, and check rows, planes and
-# policy against each FEN and best move, and metadata, against
-# docs/format.md (datasets/nodecheck: check.mjs, hypcheck.mjs, contract.mjs).
+# npm at the versions of datasets/nodecheck/package-lock.json, read two small
+# Go-written datasets of two shards each (random playouts, for every kind of
+# move, and a real self-play job played as shards 1/2 and 2/2), every
+# column, and check rows, planes and policy against each FEN and best move,
+# and metadata, against docs/format.md (datasets/nodecheck: check.mjs, hypcheck.mjs, contract.mjs).
 NODECHECK_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-nodecheck
 test-nodecheck:
 	cd datasets/nodecheck && npm ci --silent --no-audit --no-fund
 	rm -rf $(NODECHECK_DIR)
-	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR) -games 40 -shards 2
-	node datasets/nodecheck/check.mjs $(NODECHECK_DIR)
-	node datasets/nodecheck/hypcheck.mjs $(NODECHECK_DIR)
+	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR)/playouts -games 40 -shards 2
+	$(GO) run ./datasets/internal/gendata -selfplay -out $(NODECHECK_DIR)/selfplay -games 30 -shards 2
+	for d in playouts selfplay; do \
+		node datasets/nodecheck/check.mjs $(NODECHECK_DIR)/$$d && \
+		node datasets/nodecheck/hypcheck.mjs $(NODECHECK_DIR)/$$d || exit 1; \
+	done
 
 # The Python side (datasets/python): a Go-written dataset, exported to NumPy
 # shards by bin/dataset; the package installed (not editable) into a

@@ -1,8 +1,10 @@
 // Command gendata writes a dataset of random-and-greedy playouts, sharded
 // into a directory, plus expect.json describing it (rows, games, files), for
 // checks with outside readers (datasets/nodecheck) and for read benchmarks.
+// With -selfplay it writes a real self-play job instead, played as K shards
+// (bin/selfplay -shard k/K) into the one directory, at few nodes a move.
 //
-//	go run ./datasets/internal/gendata -out DIR [-games N] [-shards K] [-seed S]
+//	go run ./datasets/internal/gendata -out DIR [-games N] [-shards K] [-seed S] [-selfplay [-nodes N]]
 package main
 
 import (
@@ -13,10 +15,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"context"
+	"sort"
+
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
 	"chessforge/datasets/fixture/playout"
 	"chessforge/engine/board"
+	"chessforge/selfplay"
 )
 
 func main() {
@@ -25,12 +31,20 @@ func main() {
 	shards := flag.Int("shards", 2, "files to spread the games over")
 	seed := flag.Uint64("seed", 1, "random seed")
 	maxPlies := flag.Int("max-plies", 160, "ply cap per game")
+	self := flag.Bool("selfplay", false, "play a sharded self-play job instead of playouts")
+	nodes := flag.Uint64("nodes", 300, "with -selfplay: nodes per move")
 	flag.Parse()
 	if *out == "" || *games < 1 || *shards < 1 {
 		fmt.Fprintln(os.Stderr, "gendata: -out is required; -games and -shards must be positive")
 		os.Exit(2)
 	}
-	if err := run(*out, *games, *shards, *seed, *maxPlies); err != nil {
+	write := run
+	if *self {
+		write = func(out string, games, shards int, seed uint64, maxPlies int) error {
+			return runSelfplay(out, games, shards, seed, maxPlies, *nodes)
+		}
+	}
+	if err := write(*out, *games, *shards, *seed, *maxPlies); err != nil {
 		fmt.Fprintln(os.Stderr, "gendata:", err)
 		os.Exit(1)
 	}
@@ -89,4 +103,26 @@ func writeGame(w *datasets.Writer, rng *rand.Rand, id int64, maxPlies int, row *
 		pos.MakeMove(p.Move)
 	}
 	return nil
+}
+
+// runSelfplay plays a self-play job of games games as shards shards, each
+// shard's part files in out, and describes the whole job in expect.json.
+func runSelfplay(out string, games, shards int, seed uint64, maxPlies int, nodes uint64) error {
+	ex := expect{Games: games, Seed: seed}
+	for k := 1; k <= shards; k++ {
+		cfg := selfplay.DefaultConfig()
+		cfg.Games, cfg.Seed, cfg.Nodes, cfg.MaxPlies, cfg.Hash = games, seed, nodes, maxPlies, 1
+		cfg.Out, cfg.Shard, cfg.Workers = out, fmt.Sprintf("%d/%d", k, shards), 2
+		sum, err := selfplay.Run(context.Background(), cfg, selfplay.Options{})
+		if err != nil {
+			return fmt.Errorf("shard %d/%d: %w", k, shards, err)
+		}
+		ex.Rows += sum.Positions
+		for _, f := range sum.Files {
+			ex.Files = append(ex.Files, filepath.Base(f))
+		}
+	}
+	sort.Strings(ex.Files)
+	data, _ := json.MarshalIndent(ex, "", "  ")
+	return os.WriteFile(filepath.Join(out, "expect.json"), append(data, '\n'), 0o644)
 }
