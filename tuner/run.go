@@ -30,7 +30,7 @@ type Options struct {
 	datasets.Filter
 	// SkipPlies is the removed setting skip-plies, now min-ply.
 	SkipPlies RemovedSkipPlies `json:"skip-plies" usage:"removed: use the read-time filter -min-ply"`
-	Lambda    Lambda           `json:"lambda" usage:"target = λ·result + (1−λ)·sigmoid(K·score): a number in [0, 1], or auto: 0 (the search scores) when every position carries a score (Parquet), 1 (the game results) otherwise (text files)"`
+	Lambda    Lambda           "json:\"lambda\" usage:\"`auto|λ`: target = λ·result + (1−λ)·sigmoid(K·score), λ in [0, 1]; auto: 0 (the search scores) when every position carries a score (Parquet), 1 (the game results) otherwise (text files)\""
 	Val       float64          `json:"val" usage:"share of games held out for validation"`
 	Seed      uint64           `json:"seed" usage:"seed of the train/validation split"`
 	EPDBlock  int              `json:"epd-block" usage:"consecutive text lines treated as one game for the split"`
@@ -45,7 +45,7 @@ type Options struct {
 	Threads   int              `json:"threads" usage:"goroutines (0: all cores)"`
 	Out       string           `json:"out" usage:"weights file to write"`
 	Source    string           `json:"source" usage:"how the weights file's header names the data (default: the -data path)"`
-	DryRun    bool             `json:"dry-run" usage:"write no weights file (bin/tune: and no report unless -report is given)"`
+	DryRun    bool             `json:"dry-run" usage:"write nothing: no weights file, and no report unless -report is given"`
 	Report    string           `json:"report" usage:"directory for errors.csv, curves.png and changes.txt (empty: none)"`
 	Top       int              `json:"top" usage:"weight changes listed in changes.txt"`
 	// AllowWorse writes weights whose validation error is not below the
@@ -151,12 +151,13 @@ func (s *Summary) Line() string {
 // Run is Texel tuning from data to weights file: it loads and selects the
 // positions of o.Data, fits K (unless o.K is set), sets the targets,
 // minimises the error over the chosen weight groups until the validation
-// error stops improving, writes the report and, unless o.DryRun, the
-// weights file o.Out. The weights kept are those of the iteration with the
-// lowest validation error; when, rounded, their validation error is not
-// below the starting weights' one, Run writes no weights file and returns
-// the summary with a *NoGainError, unless o.AllowWorse. It reports each
-// step to o.Log; its errors name the setting at fault by its flag.
+// error stops improving, writes the report (when o.Report is set, dry run
+// or not: cmd/tune clears its default under -dry-run) and, unless o.DryRun,
+// the weights file o.Out. The weights kept are those of the iteration
+// with the lowest validation error; when, rounded, their validation error
+// is not below the starting weights' one, Run writes no weights file and
+// returns the summary with a *NoGainError, unless o.AllowWorse. It reports
+// each step to o.Log; its errors name the setting at fault by its flag.
 func Run(o Options) (*Summary, error) {
 	if err := o.Lambda.check(); err != nil {
 		return nil, fmt.Errorf("-lambda %w", err)
