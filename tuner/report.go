@@ -84,6 +84,7 @@ func WritePlot(w io.Writer, res *Result, sum *Summary) error {
 		sum.Positions, sum.Lambda, sum.K, sum.ValBefore, sum.ValAfter, verdict, res.Best)
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "iteration"
+	p.X.Tick.Marker = plot.TickerFunc(iterationTicks)
 	p.Y.Label.Text = "mean squared error"
 	tr := make(plotter.XYs, len(hist))
 	va := make(plotter.XYs, len(hist))
@@ -106,8 +107,14 @@ func WritePlot(w io.Writer, res *Result, sum *Summary) error {
 	lv.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 	lt.Width, lv.Width = vg.Points(1.5), vg.Points(1.5)
 
+	// A margin above and below, so that no curve runs along the frame.
+	if m := (hi - lo) * 0.05; m > 0 {
+		lo, hi = lo-m, hi+m
+		p.Y.Min, p.Y.Max = lo, hi
+	}
+
 	// The best iteration: a ring on the validation curve and a dotted
-	// vertical line across the curves' range.
+	// vertical line from the bottom of the plot to its top.
 	best := hist[res.Best]
 	bx := float64(best.N)
 	vline, err := plotter.NewLine(plotter.XYs{{X: bx, Y: lo}, {X: bx, Y: hi}})
@@ -122,10 +129,6 @@ func WritePlot(w io.Writer, res *Result, sum *Summary) error {
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 	p.Add(plotter.NewGrid(), lt, lv, vline, ring)
-	// A margin above and below, so that no curve runs along the frame.
-	if m := (hi - lo) * 0.05; m > 0 {
-		p.Y.Min, p.Y.Max = lo-m, hi+m
-	}
 
 	leg := plot.NewLegend()
 	leg.Add("train", lt)
@@ -148,6 +151,18 @@ func WritePlot(w io.Writer, res *Result, sum *Summary) error {
 	}})
 	_, err = vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 	return err
+}
+
+// iterationTicks are gonum's default ticks with whole-number labels (its
+// labels carry decimals on some ranges, "25.00").
+func iterationTicks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(math.Round(t.Value), 'f', 0, 64)
+		}
+	}
+	return ticks
 }
 
 // Change is one weight's move.
