@@ -109,7 +109,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	sum, err := tuner.Run(s.Options)
 	if sum == nil {
-		return err
+		return err // failed before a result; a refusal comes with its summary
 	}
 	if hwm := peakRSS(); hwm > 0 {
 		fmt.Fprintf(stdout, "tune: peak memory %.0f MB (%.0f MB per million positions)\n", hwm/1e6, hwm/1e6/(float64(sum.Positions)/1e6))
