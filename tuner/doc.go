@@ -14,7 +14,10 @@
 // weights where its error was lowest. WriteReport writes the errors per
 // iteration (CSV and PNG) and the largest weight changes. Run is the whole
 // algorithm in that order, from Options to the weights file written back
-// with evalgen; cmd/tune reads the Options from flags and a config file.
+// with evalgen, which it writes only when the validation error of the
+// rounded weights is below the starting one (else a NoGainError, unless
+// Options.AllowWorse); cmd/tune reads the Options from flags and a config
+// file.
 //
 // The evaluation itself is never re-implemented: the coefficients come
 // from the evaluation's own trace, and the tuner's compact loop follows

@@ -15,14 +15,17 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"chessforge/engine/eval"
 )
 
 // WriteReport writes the report of a fit into dir: errors.csv (the errors
-// per iteration), curves.png (the training and validation curves) and
-// changes.txt (the largest weight changes, top of them at most).
-func WriteReport(dir string, res *Result, w0 []float64, top int) error {
+// per iteration), curves.png (the training and validation curves, see
+// WritePlot) and changes.txt (the largest weight changes, top of them at
+// most). sum is the run's summary, which the plot's title quotes.
+func WriteReport(dir string, res *Result, w0 []float64, top int, sum *Summary) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -34,7 +37,7 @@ func WriteReport(dir string, res *Result, w0 []float64, top int) error {
 		return err
 	}
 	b.Reset()
-	if err := WritePlot(&b, res.History); err != nil {
+	if err := WritePlot(&b, res, sum); err != nil {
 		return err
 	}
 	if err := writeAtomic(filepath.Join(dir, "curves.png"), b.Bytes()); err != nil {
@@ -63,17 +66,33 @@ func WriteCSV(w io.Writer, hist []Iter) error {
 }
 
 // WritePlot draws the training and validation errors against the
-// iteration as a PNG.
-func WritePlot(w io.Writer, hist []Iter) error {
+// iteration as a PNG: the title gives the positions, λ and K and the
+// validation error before and after (sum's), a ring and a vertical line
+// mark the iteration whose weights were kept (res.Best), and the legend
+// stands to the right of the plot area, clear of the curves.
+func WritePlot(w io.Writer, res *Result, sum *Summary) error {
+	hist := res.History
+	if len(hist) == 0 || res.Best < 0 || res.Best >= len(hist) {
+		return fmt.Errorf("tuner: plot of %d iterations with the best at %d", len(hist), res.Best)
+	}
 	p := plot.New()
-	p.Title.Text = "Texel tuning"
+	verdict := ""
+	if !sum.Better() {
+		verdict = ", not below its start"
+	}
+	p.Title.Text = fmt.Sprintf("Texel tuning: %d positions, λ = %g, K = %.4f\nvalidation MSE %.6f -> %.6f%s (weights of iteration %d)",
+		sum.Positions, sum.Lambda, sum.K, sum.ValBefore, sum.ValAfter, verdict, res.Best)
+	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "iteration"
+	p.X.Tick.Marker = plot.TickerFunc(iterationTicks)
 	p.Y.Label.Text = "mean squared error"
 	tr := make(plotter.XYs, len(hist))
 	va := make(plotter.XYs, len(hist))
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, it := range hist {
 		tr[i] = plotter.XY{X: float64(it.N), Y: it.Train}
 		va[i] = plotter.XY{X: float64(it.N), Y: it.Val}
+		lo, hi = min(lo, it.Train, it.Val), max(hi, it.Train, it.Val)
 	}
 	lt, err := plotter.NewLine(tr)
 	if err != nil {
@@ -86,16 +105,64 @@ func WritePlot(w io.Writer, hist []Iter) error {
 	lt.Color = plotColor(0)
 	lv.Color = plotColor(1)
 	lv.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-	p.Add(lt, lv, plotter.NewGrid())
-	p.Legend.Add("train", lt)
-	p.Legend.Add("validation", lv)
-	p.Legend.Top = true
-	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "png")
+	lt.Width, lv.Width = vg.Points(1.5), vg.Points(1.5)
+
+	// A margin above and below, so that no curve runs along the frame.
+	if m := (hi - lo) * 0.05; m > 0 {
+		lo, hi = lo-m, hi+m
+		p.Y.Min, p.Y.Max = lo, hi
+	}
+
+	// The best iteration: a ring on the validation curve and a dotted
+	// vertical line from the bottom of the plot to its top.
+	best := hist[res.Best]
+	bx := float64(best.N)
+	vline, err := plotter.NewLine(plotter.XYs{{X: bx, Y: lo}, {X: bx, Y: hi}})
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(w)
+	vline.Color = color.Gray{Y: 90}
+	vline.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+	ring, err := plotter.NewScatter(plotter.XYs{{X: bx, Y: best.Val}})
+	if err != nil {
+		return err
+	}
+	ring.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+	p.Add(plotter.NewGrid(), lt, lv, vline, ring)
+
+	leg := plot.NewLegend()
+	leg.Add("train", lt)
+	leg.Add("validation", lv)
+	leg.Add(fmt.Sprintf("best (iteration %d)", best.N), vline, ring)
+	leg.Top, leg.Left = true, true
+	leg.Padding = vg.Points(6)
+
+	const width, height = 8 * vg.Inch, 4.5 * vg.Inch
+	img := vgimg.New(width, height)
+	dc := draw.New(img)
+	pad := vg.Points(10)
+	legW := leg.Rectangle(dc).Size().X
+	plotArea := draw.Crop(dc, 0, -(legW + 2*pad), 0, 0)
+	p.Draw(plotArea)
+	data := p.DataCanvas(plotArea)
+	leg.Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: plotArea.Max.X + pad, Y: data.Min.Y},
+		Max: vg.Point{X: dc.Max.X - pad, Y: data.Max.Y},
+	}})
+	_, err = vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 	return err
+}
+
+// iterationTicks are gonum's default ticks with whole-number labels (its
+// labels carry decimals on some ranges, "25.00").
+func iterationTicks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(math.Round(t.Value), 'f', 0, 64)
+		}
+	}
+	return ticks
 }
 
 // Change is one weight's move.

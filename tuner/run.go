@@ -30,7 +30,7 @@ type Options struct {
 	datasets.Filter
 	// SkipPlies is the removed setting skip-plies, now min-ply.
 	SkipPlies RemovedSkipPlies `json:"skip-plies" usage:"removed: use the read-time filter -min-ply"`
-	Lambda    float64          `json:"lambda" usage:"target = λ·result + (1−λ)·sigmoid(score) (datasets with scores)"`
+	Lambda    Lambda           "json:\"lambda\" usage:\"`auto|λ`: target = λ·result + (1−λ)·sigmoid(K·score), λ in [0, 1]; auto: 0 (the search scores) when every position carries a score (Parquet), 1 (the game results) otherwise (text files)\""
 	Val       float64          `json:"val" usage:"share of games held out for validation"`
 	Seed      uint64           `json:"seed" usage:"seed of the train/validation split"`
 	EPDBlock  int              `json:"epd-block" usage:"consecutive text lines treated as one game for the split"`
@@ -45,9 +45,12 @@ type Options struct {
 	Threads   int              `json:"threads" usage:"goroutines (0: all cores)"`
 	Out       string           `json:"out" usage:"weights file to write"`
 	Source    string           `json:"source" usage:"how the weights file's header names the data (default: the -data path)"`
-	DryRun    bool             `json:"dry-run" usage:"only report; write no weights file"`
+	DryRun    bool             `json:"dry-run" usage:"write nothing: no weights file, and no report unless -report is given"`
 	Report    string           `json:"report" usage:"directory for errors.csv, curves.png and changes.txt (empty: none)"`
 	Top       int              `json:"top" usage:"weight changes listed in changes.txt"`
+	// AllowWorse writes weights whose validation error is not below the
+	// starting weights' one; without it Run refuses them (NoGainError).
+	AllowWorse bool `json:"allow-worse" usage:"write the weights even when their validation error is not below the starting one (otherwise refused: bin/tune exits with status 3)"`
 
 	// Log receives the run's report, a line per step (nil: discarded).
 	Log io.Writer `json:"-"`
@@ -64,7 +67,7 @@ func DefaultOptions() Options {
 		Data:      "out.parquet",
 		Select:    Resolve,
 		SkipMates: true,
-		Lambda:    1,
+		Lambda:    LambdaAuto,
 		Val:       0.1,
 		Seed:      1,
 		EPDBlock:  64,
@@ -111,8 +114,31 @@ func (RemovedSkipPlies) MarshalJSON() ([]byte, error) { return []byte("null"), n
 type Summary struct {
 	Positions               int     // positions kept (training and validation)
 	K                       float64 // the sigmoid scale
+	Lambda                  float64 // λ, -lambda resolved
+	Best                    int     // the iteration whose weights were kept
 	TrainBefore, TrainAfter float64
 	ValBefore, ValAfter     float64
+}
+
+// Better reports whether the validation error after is below the one
+// before: whether Run writes the weights without AllowWorse.
+func (s *Summary) Better() bool { return s.ValAfter < s.ValBefore }
+
+// NoGainError is Run's error when the fitted weights' validation error is
+// not below the starting weights' one and AllowWorse is not set: no
+// weights file was written.
+type NoGainError struct {
+	Before, After float64 // validation errors, as in the summary line
+	DryRun        bool
+}
+
+// Error says what was refused, with both figures, in one line.
+func (e *NoGainError) Error() string {
+	what := "no weights written"
+	if e.DryRun {
+		what = "a run without -dry-run would write no weights"
+	}
+	return fmt.Sprintf("refused: validation MSE %.6f -> %.6f is not below its start; %s (-allow-worse writes them)", e.Before, e.After, what)
 }
 
 // Line returns the summary line of SPEC §4:
@@ -125,12 +151,16 @@ func (s *Summary) Line() string {
 // Run is Texel tuning from data to weights file: it loads and selects the
 // positions of o.Data, fits K (unless o.K is set), sets the targets,
 // minimises the error over the chosen weight groups until the validation
-// error stops improving, writes the report and, unless o.DryRun, the
-// weights file o.Out. It reports each step to o.Log; its errors name the
-// setting at fault by its flag.
+// error stops improving, writes the report (when o.Report is set, dry run
+// or not: cmd/tune clears its default under -dry-run) and, unless o.DryRun,
+// the weights file o.Out. The weights kept are those of the iteration
+// with the lowest validation error; when, rounded, their validation error
+// is not below the starting weights' one, Run writes no weights file and
+// returns the summary with a *NoGainError, unless o.AllowWorse. It reports
+// each step to o.Log; its errors name the setting at fault by its flag.
 func Run(o Options) (*Summary, error) {
-	if o.Lambda < 0 || o.Lambda > 1 {
-		return nil, fmt.Errorf("-lambda %g not in [0, 1]", o.Lambda)
+	if err := o.Lambda.check(); err != nil {
+		return nil, fmt.Errorf("-lambda %w", err)
 	}
 	mask, err := eval.Select(o.Params)
 	if err != nil {
@@ -187,8 +217,17 @@ func Run(o Options) (*Summary, error) {
 		k, _ = FitK(train, w0, 0.01, 10, nthreads)
 		say("tune: K=%.4f fitted on the training set at the starting weights", k)
 	}
-	if o.Lambda < 1 {
-		if miss := train.SetTargets(o.Lambda, k) + val.SetTargets(o.Lambda, k); miss > 0 {
+	lambda, why := o.Lambda.Resolve(train.Scored()+val.Scored(), n)
+	switch lambda {
+	case LambdaResults:
+		say("tune: λ=%g (%s): the targets are the game results", lambda, why)
+	case LambdaScores:
+		say("tune: λ=%g (%s): the targets are the search scores, σ(K·score)", lambda, why)
+	default:
+		say("tune: λ=%g (%s): the targets are λ·result + (1−λ)·σ(K·score)", lambda, why)
+	}
+	if lambda < 1 {
+		if miss := train.SetTargets(lambda, k) + val.SetTargets(lambda, k); miss > 0 {
 			fmt.Fprintf(warn, "tune: %d positions have no search score; their target stays the result\n", miss)
 		}
 	}
@@ -224,6 +263,13 @@ func Run(o Options) (*Summary, error) {
 	perM := float64(max(1, its)) * float64(train.Len()) / 1e6
 	say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions (%.1f CPU-s, %.3f CPU-s/iteration/M positions)",
 		its, res.Stop, res.Best, fitTime.Seconds(), fitTime.Seconds()/perM, fitCPU.Seconds(), fitCPU.Seconds()/perM)
+	switch {
+	case res.Best == 0:
+		say("tune: no iteration lowered the validation error: the weights kept are the starting ones")
+	case res.Best < its:
+		say("tune: keeping the weights of iteration %d (validation MSE %.6f), not those of the last, %d (%.6f)",
+			res.Best, res.History[res.Best].Val, its, res.History[its].Val)
+	}
 
 	// Errors with the rounded weights the generated file will hold.
 	wr := make([]float64, len(res.W))
@@ -235,11 +281,11 @@ func Run(o Options) (*Summary, error) {
 	if val.Len() > 0 {
 		ov = NewObjective(val, k, nthreads)
 	}
-	sum := &Summary{Positions: n, K: k, TrainBefore: ot.Value(w0), TrainAfter: ot.Value(wr),
+	sum := &Summary{Positions: n, K: k, Lambda: lambda, Best: res.Best, TrainBefore: ot.Value(w0), TrainAfter: ot.Value(wr),
 		ValBefore: ov.Value(w0), ValAfter: ov.Value(wr)}
 
 	if o.Report != "" {
-		if err := WriteReport(o.Report, res, w0, o.Top); err != nil {
+		if err := WriteReport(o.Report, res, w0, o.Top, sum); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		say("tune: report in %s (errors.csv, curves.png, changes.txt)", o.Report)
@@ -250,6 +296,12 @@ func Run(o Options) (*Summary, error) {
 		for _, c := range cs {
 			say("  %-36s %6.0f -> %6.0f", c.Name, c.Before, c.After)
 		}
+	}
+	if !sum.Better() {
+		if !o.AllowWorse {
+			return sum, &NoGainError{Before: sum.ValBefore, After: sum.ValAfter, DryRun: o.DryRun}
+		}
+		say("tune: validation MSE %.6f -> %.6f is not below its start; accepted (-allow-worse)", sum.ValBefore, sum.ValAfter)
 	}
 	if o.DryRun {
 		say("tune: dry run, no weights written")

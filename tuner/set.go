@@ -125,6 +125,17 @@ func (s *Set) Target(i int) float64 { return float64(s.hdr[i].target) }
 // Result returns position i's game result for White.
 func (s *Set) Result(i int) float64 { return float64(s.hdr[i].result) }
 
+// Scored returns the number of positions that carry a search score.
+func (s *Set) Scored() int {
+	n := 0
+	for i := range s.hdr {
+		if !math.IsNaN(float64(s.hdr[i].score)) {
+			n++
+		}
+	}
+	return n
+}
+
 // SetTargets sets every target to lambda·result + (1−lambda)·σ(score)
 // with sigmoid scale k. Positions without a score keep their result; it
 // reports how many had none when lambda < 1.

@@ -9,9 +9,22 @@
 // its quiescence search), fits the sigmoid scale K, minimises the mean
 // squared error with L-BFGS and an analytic gradient on all cores, stops
 // when the validation error stops improving, writes a report (errors.csv,
-// curves.png, changes.txt) and the weights file. Its last line is
+// curves.png, changes.txt) and the weights file. Its last line on stdout
+// is
 //
 //	tune: N positions, K=k, train MSE a -> b, validation MSE c -> d
+//
+// -lambda auto (the default) fits to the search scores (λ=0) when every
+// position carries one, as a self-play dataset's do, and to the game results
+// (λ=1) otherwise; the log names the λ chosen. The weights kept are those of
+// the iteration with the best validation error. When, rounded, their
+// validation error is not below the starting one, tune writes no weights
+// file, says so on stderr with both figures and exits with status 3, unless
+// -allow-worse. -dry-run writes nothing: no weights, and no report unless
+// -report is given.
+//
+// Exit status: 0 done, 1 an error (bad setting or data, a write that
+// failed), 3 the weights were refused as not better.
 //
 // The algorithm is tuner.Run; this command reads its settings (declared
 // once, in tuner.Options) from the flags over a -config file and prints
@@ -19,6 +32,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,13 +43,26 @@ import (
 	"chessforge/tuner"
 )
 
+// exitNoGain is the exit status when the fitted weights were refused for a
+// validation error not below the starting one (tuner.NoGainError).
+const exitNoGain = 3
+
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if err != flag.ErrHelp {
 			fmt.Fprintln(os.Stderr, "tune:", err)
 		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
+}
+
+// exitCode returns the exit status for run's error err (not nil).
+func exitCode(err error) int {
+	var ng *tuner.NoGainError
+	if errors.As(err, &ng) {
+		return exitNoGain
+	}
+	return 1
 }
 
 // settings are the command's settings: the run's (tuner.Options) and the
@@ -51,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: tune -data PATH [-config FILE] [flags]\n\nFits the evaluation's weights to labelled positions and regenerates engine/eval/weights_gen.go.\nFlags override the config file, whose keys are the flags' names.\n\n")
+		fmt.Fprintf(fs.Output(), "usage: tune -data PATH [-config FILE] [flags]\n\nFits the evaluation's weights to labelled positions and regenerates engine/eval/weights_gen.go.\nFlags override the config file, whose keys are the flags' names.\nExit status 3: the fitted weights' validation error is not below the starting one, so they\nwere not written (-allow-worse writes them).\n\n")
 		fs.PrintDefaults()
 	}
 	b, err := configs.Bind(fs, &s, "")
@@ -67,19 +94,46 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := b.Apply(); err != nil {
 		return err
 	}
+	if s.DryRun {
+		given, err := reportGiven(fs, b.File())
+		if err != nil {
+			return err
+		}
+		if !given {
+			s.Report = ""
+		}
+	}
 	s.Log, s.Warn = stdout, stderr
 	if !s.Quiet {
 		s.Progress = stderr
 	}
 	sum, err := tuner.Run(s.Options)
-	if err != nil {
-		return err
+	if sum == nil {
+		return err // failed before a result; a refusal comes with its summary
 	}
 	if hwm := peakRSS(); hwm > 0 {
 		fmt.Fprintf(stdout, "tune: peak memory %.0f MB (%.0f MB per million positions)\n", hwm/1e6, hwm/1e6/(float64(sum.Positions)/1e6))
 	}
 	fmt.Fprintln(stdout, sum.Line())
-	return nil
+	return err
+}
+
+// reportGiven reports whether -report was set on the command line or in
+// the config file.
+func reportGiven(fs *flag.FlagSet, file string) (bool, error) {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "report" })
+	if given || file == "" {
+		return given, nil
+	}
+	// A value no sensible config file holds tells whether the file sets it.
+	const unset = "\x00unset"
+	probe := settings{Options: tuner.DefaultOptions()}
+	probe.Report = unset
+	if err := configs.Load(file, &probe); err != nil {
+		return false, err
+	}
+	return probe.Report != unset, nil
 }
 
 // peakRSS returns the process's peak resident set in bytes (Linux's

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,7 +55,7 @@ func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
 
 	// -dry-run writes nothing; a bad flag value is an error.
 	out2 := filepath.Join(dir, "none.go")
-	if err := run([]string{"-data", data, "-out", out2, "-report", "", "-params", "tempo", "-iters", "1", "-dry-run", "-quiet"}, &stdout, &stderr); err != nil {
+	if err := run([]string{"-data", data, "-out", out2, "-report", "", "-params", "tempo", "-iters", "1", "-dry-run", "-allow-worse", "-quiet"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out2); !os.IsNotExist(err) {
@@ -127,5 +128,110 @@ func TestReadTimeFiltersAreFlagsAndSkipPliesSaysWhatReplacedIt(t *testing.T) {
 	os.WriteFile(cfg, []byte("{\n\"data\": \"x\",\n\"skip-plies\": 8\n}"), 0o644)
 	if err := run([]string{"-config", cfg}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), `line 3: key "skip-plies": skip-plies is removed: use the read-time filter min-ply`) {
 		t.Errorf("skip-plies in a config file: %v", err)
+	}
+}
+
+// firstLines writes the first n lines of the test positions to a file in
+// dir and returns its path.
+func firstLines(t *testing.T, dir string, n int) string {
+	t.Helper()
+	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	data := filepath.Join(dir, "x.epd")
+	if err := os.WriteFile(data, []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestRefusedWeightsLeaveTheFileAndExitWithStatus3: a fit whose rounded
+// weights are no better on validation (one iteration over the tempo
+// weights, which rounds back to its start) writes nothing, prints the
+// summary line, and its error is one line with both figures, exit status
+// 3; -allow-worse writes the weights.
+func TestRefusedWeightsLeaveTheFileAndExitWithStatus3(t *testing.T) {
+	dir := t.TempDir()
+	data := firstLines(t, dir, 600)
+	out := filepath.Join(dir, "weights_gen.go")
+	orig := []byte("// the weights before the fit\n")
+	if err := os.WriteFile(out, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-data", data, "-out", out, "-report", "", "-params", "tempo", "-iters", "1", "-quiet"}
+	var stdout, stderr bytes.Buffer
+	err := run(args, &stdout, &stderr)
+	if err == nil || exitCode(err) != 3 {
+		t.Fatalf("tune: %v (exit status %d), want a refusal, exit status 3\n%s", err, exitCode(err), stdout.String())
+	}
+	summary := regexp.MustCompile(`validation MSE ([0-9.]+) -> ([0-9.]+)\n$`).FindStringSubmatch(stdout.String())
+	if summary == nil {
+		t.Fatalf("stdout does not end with the summary line:\n%s", stdout.String())
+	}
+	want := "refused: validation MSE " + summary[1] + " -> " + summary[2] + " is not below its start; no weights written (-allow-worse writes them)"
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, orig) {
+		t.Errorf("the refused weights were written:\n%.200s", got)
+	}
+	if exitCode(errors.New("bad data")) != 1 {
+		t.Error("another error does not exit with status 1")
+	}
+
+	stdout.Reset()
+	if err := run(append(args, "-allow-worse"), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); !bytes.HasPrefix(got, []byte("// Code generated")) {
+		t.Errorf("-allow-worse did not write the weights:\n%.200s", got)
+	}
+}
+
+// TestDryRunWritesNothing: with -dry-run the working directory stays
+// empty: no weights file and no report (whose default is tune-report),
+// unless -report is given, on the command line or in the config file.
+func TestDryRunWritesNothing(t *testing.T) {
+	data := firstLines(t, t.TempDir(), 300)
+	work := t.TempDir()
+	t.Chdir(work)
+	list := func() []string {
+		var names []string
+		filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+			if path != "." {
+				names = append(names, path)
+			}
+			return err
+		})
+		return names
+	}
+	var stdout, stderr bytes.Buffer
+	base := []string{"-data", data, "-params", "tempo", "-iters", "2", "-dry-run", "-allow-worse", "-quiet"}
+	if err := run(base, &stdout, &stderr); err != nil {
+		t.Fatalf("tune: %v\n%s", err, stderr.String())
+	}
+	if files := list(); len(files) != 0 {
+		t.Errorf("-dry-run wrote %q", files)
+	}
+	if !strings.Contains(stdout.String(), "dry run, no weights written") || strings.Contains(stdout.String(), "report in") {
+		t.Errorf("log:\n%s", stdout.String())
+	}
+
+	if err := run(append(base, "-report", "r"), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if files := list(); strings.Join(files, " ") != "r r/changes.txt r/curves.png r/errors.csv" {
+		t.Errorf("-dry-run -report r wrote %q, want the report only", files)
+	}
+	os.RemoveAll("r")
+	cfg := filepath.Join(t.TempDir(), "tune.json")
+	os.WriteFile(cfg, []byte(`{"report": "fromfile"}`), 0o644)
+	if err := run(append(base, "-config", cfg), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if files := list(); len(files) != 4 || files[0] != "fromfile" {
+		t.Errorf("-dry-run with report in the config file wrote %q, want the report only", files)
 	}
 }
