@@ -124,6 +124,10 @@ type Summary struct {
 // before: whether Run writes the weights without AllowWorse.
 func (s *Summary) Better() bool { return s.ValAfter < s.ValBefore }
 
+// ExitNoGain is bin/tune's exit status when Run refused the weights with a
+// NoGainError, so that scripts (make loop) tell "no gain" from a failure.
+const ExitNoGain = 3
+
 // NoGainError is Run's error when the fitted weights' validation error is
 // not below the starting weights' one and AllowWorse is not set: no
 // weights file was written.

@@ -24,6 +24,7 @@ import (
 
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
+	"chessforge/tuner"
 )
 
 func main() {
@@ -100,6 +101,13 @@ func keep(decision stats.Decision, elo, margin float64, keepIfUndecided bool) bo
 	return keepIfUndecided && elo-margin > 0
 }
 
+// noGain reports whether the tune stage's error is bin/tune refusing its
+// weights for no gain on validation (exit status tuner.ExitNoGain).
+func noGain(err error) bool {
+	var exit *exec.ExitError
+	return errors.As(err, &exit) && exit.ExitCode() == tuner.ExitNoGain
+}
+
 func copyFile(dst, src string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -147,6 +155,13 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	args = append([]string{"bin/tune", "-data", data, "-out", cfg.WeightsFile, "-report", work("tune-report")}, cfg.TuneArgs...)
 	if err := stage("tune", stdout, stderr, args...); err != nil {
 		copyFile(cfg.WeightsFile, backup)
+		if noGain(err) {
+			// Not a failure: the fit found nothing better, so there is
+			// nothing to match.
+			fmt.Fprintf(stdout, "loop: tune found no weights better on validation than the current ones, tables unchanged, no match played, %s\n",
+				time.Since(start).Round(time.Second))
+			return nil
+		}
 		return err
 	}
 	restore := func() error {

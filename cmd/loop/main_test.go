@@ -164,3 +164,20 @@ func TestShippedConfigLoads(t *testing.T) {
 		t.Errorf("match-args %q: SPRT %v, %v", c.MatchArgs, s.SPRT, err)
 	}
 }
+
+// TestTuneRefusalIsNoGain checks that the loop tells bin/tune's refusal of
+// its weights (exit status 3) from a failure of the stage.
+func TestTuneRefusalIsNoGain(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want bool
+	}{{"3", true}, {"1", false}, {"2", false}} {
+		err := stage("tune", io.Discard, io.Discard, "sh", "-c", "exit "+c.code)
+		if err == nil || noGain(err) != c.want {
+			t.Errorf("exit %s: error %v, noGain %v, want %v", c.code, err, noGain(err), c.want)
+		}
+	}
+	if err := stage("tune", io.Discard, io.Discard, "true"); err != nil || noGain(err) {
+		t.Errorf("exit 0: error %v", err)
+	}
+}

@@ -43,10 +43,6 @@ import (
 	"chessforge/tuner"
 )
 
-// exitNoGain is the exit status when the fitted weights were refused for a
-// validation error not below the starting one (tuner.NoGainError).
-const exitNoGain = 3
-
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if err != flag.ErrHelp {
@@ -60,7 +56,7 @@ func main() {
 func exitCode(err error) int {
 	var ng *tuner.NoGainError
 	if errors.As(err, &ng) {
-		return exitNoGain
+		return tuner.ExitNoGain
 	}
 	return 1
 }
