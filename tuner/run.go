@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/configs/progress"
 	"chessforge/datasets"
 	"chessforge/engine/eval"
@@ -130,11 +131,11 @@ func (s *Summary) Line() string {
 // setting at fault by its flag.
 func Run(o Options) (*Summary, error) {
 	if o.Lambda < 0 || o.Lambda > 1 {
-		return nil, fmt.Errorf("-lambda %g not in [0, 1]", o.Lambda)
+		return nil, configs.Usagef("-lambda %g: not in [0, 1]", o.Lambda)
 	}
 	mask, err := eval.Select(o.Params)
 	if err != nil {
-		return nil, fmt.Errorf("-params: %w", err)
+		return nil, configs.Usagef("-params: %w", err)
 	}
 	nthreads := o.Threads
 	if nthreads <= 0 {

@@ -30,12 +30,7 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if err != flag.ErrHelp {
-			fmt.Fprintln(os.Stderr, "tune:", err)
-		}
-		os.Exit(1)
-	}
+	os.Exit(configs.Exit(os.Stderr, "tune", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
 // settings are the command's settings: the run's (tuner.Options) and the
@@ -45,11 +40,13 @@ type settings struct {
 	Quiet bool `json:"quiet" usage:"no progress bars"`
 }
 
-// run is the command, with its arguments and outputs as parameters.
+// run is the command, with its arguments and outputs as parameters. A
+// mistake in the command line is a *configs.UsageError; -h prints the usage
+// on stdout and returns flag.ErrHelp.
 func run(args []string, stdout, stderr io.Writer) error {
 	s := settings{Options: tuner.DefaultOptions()}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tune -data PATH [-config FILE] [flags]\n\nFits the evaluation's weights to labelled positions and regenerates engine/eval/weights_gen.go.\nFlags override the config file, whose keys are the flags' names.\n\n")
 		fs.PrintDefaults()
@@ -58,11 +55,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := configs.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return configs.Usagef("unexpected arguments %q (settings are flags: -data PATH ...)", fs.Args())
 	}
 	if err := b.Apply(); err != nil {
 		return err
