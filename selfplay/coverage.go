@@ -59,8 +59,9 @@ func (s *ShardCoverage) Missing() [][2]int {
 
 // JobCoverage reads the self-play jobs whose files are among files: one
 // Coverage per job (files with the same job record), in the order of their
-// first files. Files that self-play did not write (no KeyShard) are left
-// out; an error names a file whose self-play metadata cannot be read.
+// first files. Files that are not a self-play job's (no KeyShard, or a job
+// record without its games and shards, as a merge or a split writes) are
+// left out; an error names a file whose shard or game range cannot be read.
 func JobCoverage(files []datasets.FileInfo) ([]*Coverage, error) {
 	type job struct {
 		c      *Coverage
@@ -70,7 +71,15 @@ func JobCoverage(files []datasets.FileInfo) ([]*Coverage, error) {
 	jobs := map[string]*job{}
 	for _, f := range files {
 		sh, ok := f.Metadata[KeyShard]
-		if !ok {
+		rec := f.Metadata[datasets.KeyConfig]
+		var head struct {
+			Games  int `json:"games"`
+			Shards int `json:"shards"`
+		}
+		if !ok || json.Unmarshal([]byte(rec), &head) != nil || head.Games < 1 || head.Shards < 1 {
+			// Not a file of a self-play job: another writer's, or the
+			// output of a merge or a split (whose record is the reshard's,
+			// though it may keep the shard key of its sources).
 			continue
 		}
 		shard, err := ParseShard(sh)
@@ -81,16 +90,8 @@ func JobCoverage(files []datasets.FileInfo) ([]*Coverage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: metadata %s: %w", f.Path, KeyGames, err)
 		}
-		rec := f.Metadata[datasets.KeyConfig]
 		j := jobs[rec]
 		if j == nil {
-			var head struct {
-				Games  int `json:"games"`
-				Shards int `json:"shards"`
-			}
-			if err := json.Unmarshal([]byte(rec), &head); err != nil || head.Games < 1 {
-				return nil, fmt.Errorf("%s: metadata %s holds no job record with its games", f.Path, datasets.KeyConfig)
-			}
 			if head.Shards != shard.N {
 				return nil, fmt.Errorf("%s: shard %v of a job of %d shards", f.Path, shard, head.Shards)
 			}

@@ -82,6 +82,13 @@ func TestCoverageRejectsUnreadableMetadata(t *testing.T) {
 			t.Errorf("%v: error %v, want one naming the file", f.Metadata, err)
 		}
 	}
+	// A split or a merge keeps its sources' shard key, but its record is
+	// its own: it is no job's file.
+	split := part(10, 1, 1, 0, 10)
+	split.Metadata[datasets.KeyConfig] = `{"reshard":{"op":"split"},"sources":[]}`
+	if jobs, err := JobCoverage([]datasets.FileInfo{split}); err != nil || len(jobs) != 0 {
+		t.Errorf("a split's file: %v, %d jobs", err, len(jobs))
+	}
 	// Two jobs in one directory are reported apart.
 	jobs, err := JobCoverage([]datasets.FileInfo{part(10, 1, 2, 0, 5), part(20, 1, 1, 0, 20)})
 	if err != nil || len(jobs) != 2 {
