@@ -137,6 +137,9 @@ func Run(o Options) (*Summary, error) {
 	if err != nil {
 		return nil, configs.Usagef("-params: %w", err)
 	}
+	if err := o.Filter.Validate(); err != nil {
+		return nil, configs.AsUsage(err)
+	}
 	nthreads := o.Threads
 	if nthreads <= 0 {
 		nthreads = runtime.GOMAXPROCS(0)

@@ -132,6 +132,7 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		tc{prog{"match", ""}, []string{"-tc", "fast"}, `-tc fast: time control "fast": want nodes=N, depth=N, movetime=MS or clock=SECONDS+INC`},
 		tc{prog{"tune", ""}, []string{"-lambda", "x"}, "-lambda x: not a number"},
 		tc{prog{"tune", ""}, []string{"-lambda", "2"}, "-lambda 2: not in [0, 1]"},
+		tc{prog{"tune", ""}, []string{"-min-ply", "-1"}, "datasets: -min-ply -1: must not be negative (0: off)"},
 		tc{prog{"loop", ""}, []string{"-work-dir="}, "work-dir and weights-file must not be empty"},
 		tc{prog{"loop", ""}, []string{"now"}, `unexpected arguments ["now"]`},
 		tc{prog{"dataset", "info"}, nil, "want a dataset PATH"},
