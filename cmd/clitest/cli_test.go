@@ -168,6 +168,8 @@ func TestOutputPathsAreCheckedBeforeAnyWork(t *testing.T) {
 			"selfplay: -out " + filepath.Join(missing, "x.parquet") + ": directory " + missing + " does not exist (create it first)\n"},
 		{prog{"selfplay", ""}, []string{"-games", "1", "-nodes", "1", "-quiet", "-out", filepath.Join(dir, "x.parquet"), "-pgn", filepath.Join(missing, "x.pgn")},
 			"selfplay: -pgn " + filepath.Join(missing, "x.pgn") + ": directory " + missing + " does not exist (create it first)\n"},
+		{prog{"tune", ""}, []string{"-data", "x.parquet", "-out", filepath.Join(missing, "w.go")},
+			"tune: -out " + filepath.Join(missing, "w.go") + ": directory " + missing + " does not exist (create it first)\n"},
 		{prog{"dataset", "import"}, []string{"x.plain", "-out", filepath.Join(missing, "x.parquet")},
 			"dataset import: -out " + filepath.Join(missing, "x.parquet") + ": directory " + missing + " does not exist (create it first)\n"},
 	} {

@@ -64,6 +64,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := b.Apply(); err != nil {
 		return err
 	}
+	if !s.DryRun && s.Out != "" {
+		// The weights file is written last, after all the work: its
+		// directory is checked first.
+		if err := configs.OutputFile(s.Out); err != nil {
+			return fmt.Errorf("-out %w", err)
+		}
+	}
 	s.Log, s.Warn = stdout, stderr
 	if !s.Quiet {
 		s.Progress = stderr

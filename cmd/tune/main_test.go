@@ -60,7 +60,7 @@ func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
 	if _, err := os.Stat(out2); !os.IsNotExist(err) {
 		t.Errorf("-dry-run wrote %s", out2)
 	}
-	if err := run([]string{"-data", data, "-params", "nosuchgroup", "-quiet"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-params") {
+	if err := run([]string{"-data", data, "-params", "nosuchgroup", "-dry-run", "-quiet"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-params") {
 		t.Errorf("unknown group: %v", err)
 	}
 }
