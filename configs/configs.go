@@ -186,11 +186,12 @@ func Bind(fs *flag.FlagSet, dst any, defaultFile string) (*Bound, error) {
 // Apply sets the struct Bind was given from, in order of precedence, the
 // flags set on the command line, the config file (-config, or Bind's
 // default file), and the values it held when bound. Call it after the flag
-// set is parsed.
+// set is parsed. Its error, a config file that cannot be read or holds a
+// mistake, is a *UsageError.
 func (b *Bound) Apply() error {
 	if b.file != "" {
 		if err := Load(b.file, b.dst.Addr().Interface()); err != nil {
-			return err
+			return &UsageError{err}
 		}
 	}
 	b.fs.Visit(func(fl *flag.Flag) {

@@ -344,9 +344,12 @@ func TestOpenRejectsBadFilesNamingThem(t *testing.T) {
 		{"unknown schema version", "v2.parquet", func(p string) { writeCustom(t, p, arrow.NewSchema(fields, nil), meta(KeySchemaVersion, "2")) }, `chessforge.schema_version is "2"`},
 		{"not a chessforge dataset", "other.parquet", func(p string) { writeCustom(t, p, arrow.NewSchema(fields, nil), meta(KeySchemaVersion, "")) }, "not a chessforge dataset"},
 		{"other planes layout", "planes.parquet", func(p string) { writeCustom(t, p, arrow.NewSchema(fields, nil), meta(KeyPlanes, "112x8x8")) }, `chessforge.planes is "112x8x8"`},
-		{"truncated", "cut.parquet", func(p string) { os.WriteFile(p, data[:len(data)/2], 0o644) }, "not a readable Parquet file"},
-		{"not parquet", "text.parquet", func(p string) { os.WriteFile(p, []byte("game_id,ply\n1,2\n"), 0o644) }, "not a readable Parquet file"},
-		{"empty", "empty.parquet", func(p string) { os.WriteFile(p, nil, 0o644) }, "not a readable Parquet file"},
+		{"truncated", "cut.parquet", func(p string) { os.WriteFile(p, data[:len(data)/2], 0o644) }, "a truncated Parquet file: it starts with \"PAR1\" but does not end with it"},
+		{"not parquet", "text.parquet", func(p string) { os.WriteFile(p, []byte("game_id,ply\n1,2\n"), 0o644) }, "not a Parquet file: it does not start with \"PAR1\""},
+		{"empty", "empty.parquet", func(p string) { os.WriteFile(p, nil, 0o644) }, "not a Parquet file: it does not start with \"PAR1\""},
+		{"footer cut off", "nofooter.parquet", func(p string) {
+			os.WriteFile(p, append(append([]byte{}, data[:len(data)/2]...), "PAR1"...), 0o644)
+		}, "not a readable Parquet file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -105,7 +105,7 @@ func openFile(path string) (*file.Reader, *FileInfo, error) {
 	}
 	pf, err := openParquet(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("datasets: %s: not a readable Parquet file: %w", path, err)
+		return nil, nil, fmt.Errorf("datasets: %s: %w", path, err)
 	}
 	md := pf.MetaData()
 	info := &FileInfo{
@@ -164,14 +164,44 @@ func openFile(path string) (*file.Reader, *FileInfo, error) {
 }
 
 // openParquet opens a Parquet file, turning the panics arrow-go raises on
-// some corrupt footers into errors.
+// some corrupt footers into errors. A file without the magic "PAR1" at both
+// ends is not opened: the error says it is not a Parquet file, or a
+// truncated one.
 func openParquet(path string) (pf *file.Reader, err error) {
+	if err := checkMagic(path); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			pf, err = nil, fmt.Errorf("%v", r)
 		}
+		if err != nil {
+			err = fmt.Errorf("not a readable Parquet file: %w", err)
+		}
 	}()
 	return file.OpenParquetFile(path, false)
+}
+
+// checkMagic reports a file that does not begin and end with "PAR1".
+func checkMagic(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	const magic = "PAR1"
+	head, tail := make([]byte, len(magic)), make([]byte, len(magic))
+	if _, err := f.ReadAt(head, 0); err != nil || string(head) != magic {
+		return fmt.Errorf("not a Parquet file: it does not start with %q (a dataset is a .parquet file written by selfplay or bin/dataset)", magic)
+	}
+	if _, err := f.ReadAt(tail, st.Size()-int64(len(magic))); err != nil || string(tail) != magic || st.Size() < 12 {
+		return fmt.Errorf("a truncated Parquet file: it starts with %q but does not end with it (cut short, or still being written)", magic)
+	}
+	return nil
 }
 
 // Stat returns the description of every file of a dataset (a file, a

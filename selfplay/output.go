@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/engine/uci"
 )
@@ -75,7 +76,19 @@ type partInfo struct {
 // written by the same job and shard and hold a contiguous run of the
 // shard's games from the first, removes files a crash left half-written, and
 // returns how many of the shard's games are done.
+//
+// It first checks, before any game is played, that the output can be
+// written: a directory of part files is made with the directories above it
+// (configs.OutputDir), while a single file's directory must exist
+// (configs.OutputFile).
 func (o *output) scan(resume bool) (done int, err error) {
+	if o.single {
+		if err := configs.OutputFile(o.path); err != nil {
+			return 0, fmt.Errorf("selfplay: -out %w", err)
+		}
+	} else if err := configs.OutputDir(o.path); err != nil {
+		return 0, fmt.Errorf("selfplay: -out %w", err)
+	}
 	if o.single {
 		if _, err := os.Stat(o.path); errors.Is(err, os.ErrNotExist) || !resume {
 			return 0, nil
@@ -181,11 +194,9 @@ func (o *output) readInfo(path string) (partInfo, error) {
 	if got := kv[KeyShard]; got != o.shard.String() {
 		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by shard %q, this is shard %v", path, got, o.shard)
 	}
-	fs, ts, ok := strings.Cut(kv[KeyGames], "-")
-	from, err1 := strconv.Atoi(fs)
-	to, err2 := strconv.Atoi(ts)
-	if !ok || err1 != nil || err2 != nil || from < 0 || to < from {
-		return partInfo{}, fmt.Errorf("selfplay: resume: %s: metadata %s = %q is not a game range", path, KeyGames, kv[KeyGames])
+	from, to, err := gameRange(kv[KeyGames])
+	if err != nil {
+		return partInfo{}, fmt.Errorf("selfplay: resume: %s: metadata %s: %w", path, KeyGames, err)
 	}
 	return partInfo{path: path, from: from, to: to}, nil
 }

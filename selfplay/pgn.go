@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"chessforge/configs"
 	"chessforge/engine/board"
 	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
@@ -63,8 +63,8 @@ type pgnFile struct {
 // Round tag names a game that keep accepts, up to the first that it does
 // not, and the new games follow.
 func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("pgn: %w", err)
+	if err := configs.OutputFile(path); err != nil {
+		return nil, fmt.Errorf("-pgn %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

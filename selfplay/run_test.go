@@ -508,3 +508,52 @@ func helperCommand(t *testing.T, cfg Config) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "SELFPLAY_TEST_HELPER="+string(data))
 	return cmd
 }
+
+func TestOutputPathsAreCheckedBeforeTheFirstGame(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, out, pgn, want string
+	}{
+		{"single file, missing directory", filepath.Join(dir, "missing", "x.parquet"), "", "-out " + filepath.Join(dir, "missing", "x.parquet") + ": directory " + filepath.Join(dir, "missing") + " does not exist"},
+		{"single file under a file", filepath.Join(file, "x.parquet"), "", "is not a directory"},
+		{"part directory under a file", filepath.Join(file, "parts"), "", "cannot create the directory"},
+		{"pgn in a missing directory", filepath.Join(dir, "ok.parquet"), filepath.Join(dir, "nowhere", "g.pgn"), "-pgn " + filepath.Join(dir, "nowhere", "g.pgn") + ": directory " + filepath.Join(dir, "nowhere") + " does not exist"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := tinyConfig()
+			cfg.Out, cfg.PGN = c.out, c.pgn
+			played := false
+			sum, err := Run(context.Background(), cfg, Options{afterWrite: func(int) { played = true }})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one saying %q", err, c.want)
+			}
+			if sum != nil || played {
+				t.Fatalf("a game was played before the error (summary %+v)", sum)
+			}
+		})
+	}
+	for _, p := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "nowhere")} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was created", p)
+		}
+	}
+
+	// The directory of part files -out names is made, with its parents,
+	// and a PGN file may go in it.
+	cfg := tinyConfig()
+	cfg.Games, cfg.PartGames = 2, 1
+	cfg.Out = filepath.Join(dir, "new", "parts")
+	cfg.PGN = filepath.Join(cfg.Out, "games.pgn")
+	sum := runJob(t, cfg, Options{})
+	if len(sum.Files) != 2 {
+		t.Fatalf("files %v, want 2 parts", sum.Files)
+	}
+	if _, err := os.Stat(cfg.PGN); err != nil {
+		t.Fatal(err)
+	}
+}

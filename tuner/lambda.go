@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -52,7 +53,7 @@ func (l *Lambda) Set(s string) error {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return fmt.Errorf("%q is neither auto nor a number in [0, 1]", s)
+		return errors.New("neither auto nor a number in [0, 1]")
 	}
 	n := Fixed(v)
 	if err := n.check(); err != nil {
@@ -65,7 +66,7 @@ func (l *Lambda) Set(s string) error {
 // check says whether a fixed λ lies in [0, 1].
 func (l Lambda) check() error {
 	if !l.Auto && !(l.Value >= 0 && l.Value <= 1) {
-		return fmt.Errorf("%g not in [0, 1]", l.Value)
+		return errors.New("not in [0, 1]")
 	}
 	return nil
 }

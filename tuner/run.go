@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/configs/progress"
 	"chessforge/datasets"
 	"chessforge/engine/eval"
@@ -164,11 +165,14 @@ func (s *Summary) Line() string {
 // each step to o.Log; its errors name the setting at fault by its flag.
 func Run(o Options) (*Summary, error) {
 	if err := o.Lambda.check(); err != nil {
-		return nil, fmt.Errorf("-lambda %w", err)
+		return nil, configs.Usagef("-lambda %v: not in [0, 1]", o.Lambda)
 	}
 	mask, err := eval.Select(o.Params)
 	if err != nil {
-		return nil, fmt.Errorf("-params: %w", err)
+		return nil, configs.Usagef("-params: %w", err)
+	}
+	if err := o.Filter.Validate(); err != nil {
+		return nil, configs.AsUsage(err)
 	}
 	nthreads := o.Threads
 	if nthreads <= 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"chessforge/configs"
 	"errors"
 	"flag"
 	"fmt"
@@ -186,6 +187,9 @@ func runSplit(args []string, out, errw io.Writer) error {
 	if *val < 0 || *val > 1 {
 		return usagef("-val %v is not in [0, 1]", *val)
 	}
+	if err := configs.OutputDir(*dir); err != nil {
+		return fmt.Errorf("-out %w", err)
+	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
@@ -218,6 +222,9 @@ func runMerge(args []string, out, errw io.Writer) error {
 	}
 	if *file == "" {
 		return usagef("-out FILE is required")
+	}
+	if err := configs.OutputFile(*file); err != nil {
+		return fmt.Errorf("-out %w", err)
 	}
 	total, err := totalRows(paths...)
 	if err != nil {
@@ -264,6 +271,13 @@ func runExport(args []string, out, errw io.Writer) error {
 	}
 	if (set.Format == "plain" || set.Format == "binpack") && set.Filter.Active() {
 		return usagef("-format %s keeps whole games (nnue-pytorch and bullet filter when they load): drop the read-time filters (%s)", set.Format, set.Filter)
+	}
+	checkOut := configs.OutputFile
+	if set.Format == "npy" {
+		checkOut = configs.OutputDir
+	}
+	if err := checkOut(set.Out); err != nil {
+		return fmt.Errorf("-out %w", err)
 	}
 	total, err := totalRows(path)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/datasets/stockfish"
 )
 
@@ -29,6 +30,9 @@ func runImport(args []string, out, errw io.Writer) error {
 		}
 	} else if !ok {
 		return usagef("-format is required: %s ends in neither .plain nor .binpack", src)
+	}
+	if err := configs.OutputFile(*dest); err != nil {
+		return fmt.Errorf("-out %w", err)
 	}
 	b := newBar(errw, *quiet, -1, "importing") // the entries are not counted beforehand
 	start := time.Now()

@@ -74,17 +74,17 @@ var commands = []command{
 	{"import", "import [-format plain|binpack] FILE -out DATASET", runImport},
 }
 
-// errUsage marks an error in the command line (exit status 2).
-var errUsage = errors.New("usage")
+// usagef returns a mistake in the command line (exit status 2).
+func usagef(format string, args ...any) error { return configs.Usagef(format, args...) }
 
-type usageError struct{ msg string }
+// helpRequest is flag.ErrHelp from a subcommand's flag set, carried to run,
+// which prints the subcommand's usage and its flags.
+type helpRequest struct{ fs *flag.FlagSet }
 
-func (e usageError) Error() string { return e.msg }
-func (e usageError) Is(t error) bool {
-	return t == errUsage
-}
+func (h *helpRequest) Error() string { return flag.ErrHelp.Error() }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+// Unwrap makes errors.Is(err, flag.ErrHelp) hold.
+func (h *helpRequest) Unwrap() error { return flag.ErrHelp }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dataset COMMAND [flags] PATH...")
@@ -92,51 +92,58 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  dataset %s\n", c.usage)
 	}
 	fmt.Fprintln(w, "PATH is a .parquet file, a directory of them, or a glob; flags may follow the paths.")
+	fmt.Fprintln(w, "'dataset COMMAND -h' (or 'dataset help COMMAND') describes a command's flags.")
 }
 
+// run is the command: exit status 0 when done or when the usage was asked
+// for (printed on stdout), 1 when the work failed (or verify found
+// mismatches), 2 for a mistake in the command line, said in one line on
+// stderr.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
+		return configs.ExitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			return run([]string{args[1], "-h"}, stdout, stderr)
 		}
-		return 0
+		usage(stdout)
+		return configs.ExitOK
 	}
 	for _, c := range commands {
 		if c.name != args[0] {
 			continue
 		}
 		err := c.run(args[1:], stdout, stderr)
+		var help *helpRequest
 		switch {
-		case err == nil:
-			return 0
-		case errors.Is(err, flag.ErrHelp):
-			return 0
-		case errors.Is(err, errUsage):
-			fmt.Fprintf(stderr, "dataset %s: %v\nusage: dataset %s\n", c.name, err, c.usage)
-			return 2
+		case errors.As(err, &help):
+			fmt.Fprintf(stdout, "usage: dataset %s\n\nflags:\n", c.usage)
+			help.fs.SetOutput(stdout)
+			help.fs.PrintDefaults()
+			return configs.ExitOK
 		case errors.Is(err, errMismatches):
-			return 1
+			return configs.ExitError // the report says so
 		}
-		fmt.Fprintf(stderr, "dataset %s: %v\n", c.name, err)
-		return 1
+		return configs.Exit(stderr, "dataset "+c.name, err)
 	}
-	fmt.Fprintf(stderr, "dataset: unknown command %q\n", args[0])
-	usage(stderr)
-	return 2
+	return configs.Exit(stderr, "dataset", usagef("unknown command %q", args[0]))
 }
 
 // parse parses flags that may come before, between or after the
-// positional arguments, and returns the positional ones.
+// positional arguments, and returns the positional ones. Its errors are
+// *configs.UsageError, or a *helpRequest for -h.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
+	fs.Usage = func() {} // run prints the usage
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := configs.ParseFlags(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				return nil, &helpRequest{fs}
 			}
-			return nil, usagef("%v", err)
+			return nil, err
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -174,6 +181,9 @@ func onePath(fs *flag.FlagSet, args []string) (string, error) {
 	pos, err := parse(fs, args)
 	if err != nil {
 		return "", err
+	}
+	if len(pos) == 0 {
+		return "", usagef("want a dataset PATH")
 	}
 	if len(pos) != 1 {
 		return "", usagef("want one dataset PATH, got %d (%s)", len(pos), strings.Join(pos, " "))

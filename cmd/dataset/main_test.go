@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"chessforge/datasets/reshard"
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/selfplay"
 )
 
 // runCmd runs the command line and returns its exit status, standard
@@ -325,13 +327,14 @@ func TestBadCommandLinesAndFiles(t *testing.T) {
 	}{
 		{nil, 2, "usage"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{[]string{"info"}, 2, "want one dataset PATH"},
+		{[]string{"info"}, 2, "want a dataset PATH"},
+		{[]string{"info", dir, dir}, 2, "want one dataset PATH, got 2"},
 		{[]string{"split", dir}, 2, "-out DIR is required"},
 		{[]string{"split", dir, "-out", "x", "-val", "2"}, 2, "not in [0, 1]"},
 		{[]string{"merge", "-out", "x.parquet"}, 2, "at least one dataset"},
 		{[]string{"export", "-format", "csv", dir, "-out", "x"}, 2, `"csv"`},
 		{[]string{"export", "-format", "epd", dir, "-out", "x", "-max-score", "-5"}, 2, "-max-score -5: must not be negative"},
-		{[]string{"stats", dir, "-config", filepath.Join(dir, "none.json")}, 1, "none.json"},
+		{[]string{"stats", dir, "-config", filepath.Join(dir, "none.json")}, 2, "none.json"},
 		{[]string{"head", "-n", "0", dir}, 2, "at least 1 row"},
 		{[]string{"info", junk}, 1, junk},
 		{[]string{"verify", "-quiet", filepath.Join(dir, "missing.parquet")}, 1, "missing.parquet"},
@@ -341,5 +344,59 @@ func TestBadCommandLinesAndFiles(t *testing.T) {
 		if code != c.code || !strings.Contains(errw, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errw, c.code, c.want)
 		}
+	}
+}
+
+// shardedJob plays a job of 10 games in 4 shards, parts of 2 games, into
+// a directory, playing only the shards listed.
+func shardedJob(t *testing.T, shards ...int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "job")
+	for _, k := range shards {
+		cfg := selfplay.DefaultConfig()
+		cfg.Games, cfg.PartGames, cfg.Shard = 10, 2, fmt.Sprintf("%d/4", k)
+		cfg.Nodes, cfg.Hash, cfg.MaxPlies, cfg.Workers = 100, 1, 30, 1
+		cfg.Out = dir
+		if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestInfoReportsTheShardsAndGamesOfAJob(t *testing.T) {
+	dir := shardedJob(t, 1, 3, 4)
+	code, out, errw := runCmd("info", "-quiet", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	for _, want := range []string{
+		"job:       10 games in 4 shards, 3 of 4 shards present, 7 of 10 games\n",
+		"  shard 1/4: 3 of 3 games, complete (2 files)\n",
+		"  missing shard 2/4: its 3 games, job games 1, 5, 9\n",
+		"  shard 3/4: 2 of 2 games, complete (1 file)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	// A part removed from a shard: its games are named.
+	if err := os.Remove(filepath.Join(dir, "part-s001of004-00000.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runCmd("info", "-quiet", dir)
+	if want := "  shard 1/4: 1 of 3 games (1 file); missing: shard games 0-1 (job games 0, 4); continue with -shard 1/4 -resume\n"; !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
+}
+
+func TestInfoOnAFileThatIsNotParquet(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "selfplay.pgn")
+	os.WriteFile(pgn, []byte("[Event \"chessforge self-play\"]\n\n1. e4 e5 *\n"), 0o644)
+	code, out, errw := runCmd("info", pgn)
+	want := "dataset info: datasets: " + pgn + ": not a Parquet file: it does not start with \"PAR1\""
+	if code != 1 || out != "" || !strings.HasPrefix(errw, want) || strings.Count(errw, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and %q", code, out, errw, want)
 	}
 }

@@ -50,11 +50,13 @@ func loadConfig(path string) (Config, error) {
 }
 
 // parseArgs reads the flags over the config file (-config, by default
-// configs/loop.json) over the defaults.
-func parseArgs(args []string, stderr io.Writer) (Config, error) {
+// configs/loop.json) over the defaults. The usage, when asked for (-h),
+// goes to stdout and the error is flag.ErrHelp; a mistake in the command
+// line or the config file is a *configs.UsageError.
+func parseArgs(args []string, stdout io.Writer) (Config, error) {
 	c := defaultConfig()
 	fs := flag.NewFlagSet("loop", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: loop [-config FILE] [flags]\n\nRuns one cycle: self-play, tune, rebuild, match; keeps the new tables if they win.\nFlags override the config file, whose keys are the flags' names.\n\n")
 		fs.PrintDefaults()
@@ -63,17 +65,17 @@ func parseArgs(args []string, stderr io.Writer) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := configs.ParseFlags(fs, args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+		return c, configs.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if err := b.Apply(); err != nil {
 		return c, err
 	}
 	if err := c.validate(); err != nil {
-		return c, err
+		return c, configs.AsUsage(err)
 	}
 	return c, nil
 }

@@ -13,7 +13,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,24 +21,18 @@ import (
 	"strings"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 	"chessforge/tuner"
 )
 
 func main() {
-	cfg, err := parseArgs(os.Args[1:], os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return
+	cfg, err := parseArgs(os.Args[1:], os.Stdout)
+	if err == nil {
+		err = run(cfg, os.Stdout, os.Stderr)
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "loop:", err)
-		os.Exit(2)
-	}
-	if err := run(cfg, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "loop:", err)
-		os.Exit(1)
-	}
+	os.Exit(configs.Exit(os.Stderr, "loop", err))
 }
 
 // stageStart prints a stage's first line, "== HH:MM:SS name: command

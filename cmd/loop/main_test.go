@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"chessforge/configs"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/matchtest"
 	"chessforge/selfplay/match/stats"
@@ -179,5 +180,27 @@ func TestTuneRefusalIsNoGain(t *testing.T) {
 	}
 	if err := stage("tune", io.Discard, io.Discard, "true"); err != nil || noGain(err) {
 		t.Errorf("exit 0: error %v", err)
+	}
+}
+
+// TestConfigErrorsNameTheFileAndLineAndExitTwo: a mistake in the loop's
+// config file, read through the command line as `make loop` does, is a
+// usage error of one line naming the file, the line and the key.
+func TestConfigErrorsNameTheFileAndLineAndExitTwo(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"{\n  \"work-dir\": \"x\",\n  \"tune-arg\": [\"-lambda\", \"0.5\"]\n}\n", `line 3: unknown field "tune-arg" (the keys are the flag names)`},
+		{"{\n  \"work-dir\": \"x\",\n  \"keep-if-undecided\": \"yes\"\n}\n", `line 3: key "keep-if-undecided": string is not a valid bool`},
+		{"{\n  \"work-dir\": \"x\"\n  \"weights-file\": \"w.go\"\n}\n", "line 3: invalid character"},
+	} {
+		path := filepath.Join(dir, "loop.json")
+		os.WriteFile(path, []byte(c.text), 0o644)
+		_, err := parseArgs([]string{"-config", path}, io.Discard)
+		var stderr bytes.Buffer
+		code := configs.Exit(&stderr, "loop", err)
+		want := "loop: config " + path + ": " + c.want
+		if code != 2 || !strings.HasPrefix(stderr.String(), want) || !strings.HasSuffix(stderr.String(), "\nrun 'loop -h' for usage\n") || strings.Count(stderr.String(), "\n") != 2 {
+			t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), want)
+		}
 	}
 }

@@ -31,29 +31,23 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 
+	"chessforge/configs"
 	"chessforge/selfplay/match"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "match:", err)
-		os.Exit(1)
-	}
+	os.Exit(configs.Exit(os.Stderr, "match", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-// run parses the command line, plays the match and prints the report.
+// run parses the command line, plays the match and prints the report. A
+// mistake in the command line is a *configs.UsageError; -h prints the usage
+// on stdout and returns flag.ErrHelp.
 func run(args []string, stdout, stderr io.Writer) error {
-	settings, err := match.ParseArgs(args, stderr)
+	settings, err := match.ParseArgs(args, stdout)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func TestRunPrintsTheSummaryLineAndWritesThePGN(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	last := lines[len(lines)-1]
-	if last != "match: fake random vs fake illegal: +3 =0 -0, Elo +Inf ± Inf" {
+	if last != "match: fake random vs fake illegal: +3 =0 -0, Elo > -153.5 (95%)" {
 		t.Errorf("last line %q", last)
 	}
 	if !strings.Contains(stdout.String(), "Pairs:       1, pentanomial [0, 1/2, 1, 3/2, 2 points] = [0 0 0 0 1]") {
@@ -110,7 +110,7 @@ func TestRunReadsAConfigFileThatFlagsOverride(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if last := lines[len(lines)-1]; last != "match: from the file vs flagged: +2 =0 -0, Elo +Inf ± Inf" {
+	if last := lines[len(lines)-1]; last != "match: from the file vs flagged: +2 =0 -0, Elo > -290.5 (95%)" {
 		t.Errorf("last line %q", last)
 	}
 	if stderr.Len() != 0 {

@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,13 +29,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	cfg, opt, err := parseArgs(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
+	cfg, opt, err := parseArgs(args, stdout, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+		return configs.Exit(stderr, "selfplay", err)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -54,8 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sum, err := selfplay.Run(ctx, cfg, opt)
 	close(finished)
 	if sum == nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return configs.Exit(stderr, "selfplay", err)
 	}
 	report(stdout, &cfg, sum)
 	switch {
@@ -111,34 +105,36 @@ type settings struct {
 	Quiet  bool `json:"quiet" usage:"no progress bar"`
 }
 
-// parseArgs reads the flags over the config file over the defaults.
-func parseArgs(args []string, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
+// parseArgs reads the flags over the config file over the defaults. Its
+// errors are *configs.UsageError, or flag.ErrHelp once the usage is printed
+// on stdout.
+func parseArgs(args []string, stdout, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
 	def := selfplay.DefaultConfig()
 	s := settings{Config: def}
 	var opt selfplay.Options
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: selfplay [-config FILE] [-games N] [-out PATH] [flags]\n\nPlays the engine against itself and writes a dataset (SPEC §3). Flags override the config file (e.g. configs/selfplay.json), whose keys are the flags' names.")
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(fs.Output(), "usage: selfplay [-config FILE] [-games N] [-out PATH] [flags]\n\nPlays the engine against itself and writes a dataset (SPEC §3). Flags override the config file (e.g. configs/selfplay.json), whose keys are the flags' names.")
+		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
 	b, err := configs.Bind(fs, &s, "")
 	if err != nil {
 		return def, opt, err
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := configs.ParseFlags(fs, args); err != nil {
 		return def, opt, err
 	}
 	if fs.NArg() > 0 {
-		return def, opt, fmt.Errorf("selfplay: unexpected argument %q (settings are flags: -games N ...)", fs.Arg(0))
+		return def, opt, configs.Usagef("unexpected argument %q (settings are flags: -games N ...)", fs.Arg(0))
 	}
 	if err := b.Apply(); err != nil {
-		return def, opt, fmt.Errorf("selfplay: %w", err)
+		return def, opt, err
 	}
 	opt.Resume = s.Resume
 	if !s.Quiet {
 		opt.Progress = stderr
 	}
-	return s.Config, opt, s.Config.Validate()
+	return s.Config, opt, configs.AsUsage(s.Config.Validate())
 }

@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "job.json")
 	os.WriteFile(path, []byte(`{"games": 40, "nodes": 800, "endgames": "KRPvKR", "pgn": "x.pgn"}`), 0o644)
-	cfg, opt, err := parseArgs([]string{"-config", path, "-nodes", "300", "-seed", "9", "-resume", "-quiet"}, io.Discard)
+	cfg, opt, err := parseArgs([]string{"-config", path, "-nodes", "300", "-seed", "9", "-resume", "-quiet"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 		t.Fatalf("options %+v", opt)
 	}
 	// A flag set to its default value still overrides the file.
-	cfg, _, err = parseArgs([]string{"-config", path, "-games", "100"}, io.Discard)
+	cfg, _, err = parseArgs([]string{"-config", path, "-games", "100"}, io.Discard, io.Discard)
 	if err != nil || cfg.Games != 100 {
 		t.Fatalf("games %d, %v", cfg.Games, err)
 	}
@@ -65,13 +65,13 @@ func TestBadArgumentsAreNamed(t *testing.T) {
 		{[]string{"-multipv", "1"}, "-multipv"},
 		// The removed write filter says what replaced it, from a flag and
 		// from a config file.
-		{[]string{"-write-max-score", "3000"}, "-write-max-score: write-max-score is removed"},
+		{[]string{"-write-max-score", "3000"}, "-write-max-score 3000: write-max-score is removed"},
 		{[]string{"-write-max-score", "3000"}, "read-time filter max-score"},
 		{[]string{"-config", removedConfig}, `removed.json: line 1: key "write-max-score": write-max-score is removed`},
 	}
 	os.WriteFile(removedConfig, []byte(`{"write-max-score": 3000}`), 0o644)
 	for _, tt := range tests {
-		_, _, err := parseArgs(tt.args, io.Discard)
+		_, _, err := parseArgs(tt.args, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want one naming %s", tt.args, err, tt.want)
 		}

@@ -44,21 +44,19 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if err != flag.ErrHelp {
-			fmt.Fprintln(os.Stderr, "tune:", err)
-		}
-		os.Exit(exitCode(err))
-	}
+	os.Exit(exit(os.Stderr, run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-// exitCode returns the exit status for run's error err (not nil).
-func exitCode(err error) int {
+// exit reports run's error err on stderr as every command does (usage
+// errors exit 2, others 1; see configs.Exit) and returns the exit status:
+// tuner.ExitNoGain for a refusal of the fitted weights.
+func exit(stderr io.Writer, err error) int {
+	code := configs.Exit(stderr, "tune", err)
 	var ng *tuner.NoGainError
 	if errors.As(err, &ng) {
 		return tuner.ExitNoGain
 	}
-	return 1
+	return code
 }
 
 // settings are the command's settings: the run's (tuner.Options) and the
@@ -68,11 +66,13 @@ type settings struct {
 	Quiet bool `json:"quiet" usage:"no progress bars"`
 }
 
-// run is the command, with its arguments and outputs as parameters.
+// run is the command, with its arguments and outputs as parameters. A
+// mistake in the command line is a *configs.UsageError; -h prints the usage
+// on stdout and returns flag.ErrHelp.
 func run(args []string, stdout, stderr io.Writer) error {
 	s := settings{Options: tuner.DefaultOptions()}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: tune -data PATH [-config FILE] [flags]\n\nFits the evaluation's weights to labelled positions and regenerates engine/eval/weights_gen.go.\nFlags override the config file, whose keys are the flags' names.\nExit status 3: the fitted weights' validation error is not below the starting one, so they\nwere not written (-allow-worse writes them).\n\n")
 		fs.PrintDefaults()
@@ -81,11 +81,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := configs.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return configs.Usagef("unexpected arguments %q (settings are flags: -data PATH ...)", fs.Args())
 	}
 	if err := b.Apply(); err != nil {
 		return err
@@ -97,6 +97,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		if !given {
 			s.Report = ""
+		}
+	}
+	if !s.DryRun && s.Out != "" {
+		// The weights file is written last, after all the work: its
+		// directory is checked first.
+		if err := configs.OutputFile(s.Out); err != nil {
+			return fmt.Errorf("-out %w", err)
 		}
 	}
 	s.Log, s.Warn = stdout, stderr

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,7 +62,7 @@ func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
 	if _, err := os.Stat(out2); !os.IsNotExist(err) {
 		t.Errorf("-dry-run wrote %s", out2)
 	}
-	if err := run([]string{"-data", data, "-params", "nosuchgroup", "-quiet"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-params") {
+	if err := run([]string{"-data", data, "-params", "nosuchgroup", "-dry-run", "-quiet"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-params") {
 		t.Errorf("unknown group: %v", err)
 	}
 }
@@ -163,8 +164,8 @@ func TestRefusedWeightsLeaveTheFileAndExitWithStatus3(t *testing.T) {
 	args := []string{"-data", data, "-out", out, "-report", "", "-params", "tempo", "-iters", "1", "-quiet"}
 	var stdout, stderr bytes.Buffer
 	err := run(args, &stdout, &stderr)
-	if err == nil || exitCode(err) != 3 {
-		t.Fatalf("tune: %v (exit status %d), want a refusal, exit status 3\n%s", err, exitCode(err), stdout.String())
+	if err == nil || exit(io.Discard, err) != 3 {
+		t.Fatalf("tune: %v (exit status %d), want a refusal, exit status 3\n%s", err, exit(io.Discard, err), stdout.String())
 	}
 	summary := regexp.MustCompile(`validation MSE ([0-9.]+) -> ([0-9.]+)\n$`).FindStringSubmatch(stdout.String())
 	if summary == nil {
@@ -177,7 +178,7 @@ func TestRefusedWeightsLeaveTheFileAndExitWithStatus3(t *testing.T) {
 	if got, _ := os.ReadFile(out); !bytes.Equal(got, orig) {
 		t.Errorf("the refused weights were written:\n%.200s", got)
 	}
-	if exitCode(errors.New("bad data")) != 1 {
+	if exit(io.Discard, errors.New("bad data")) != 1 {
 		t.Error("another error does not exit with status 1")
 	}
 

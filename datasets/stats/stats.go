@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"chessforge/datasets"
+	"chessforge/selfplay"
 )
 
 // Progress is told how many more rows have been handled; nil shows nothing.
@@ -25,6 +26,11 @@ type Info struct {
 	Games       int64 // distinct game ids
 	Size        int64 // bytes on disk, all files
 	ColumnBytes map[string]int64
+	// Jobs is what the files hold of each self-play job that wrote them:
+	// its shards and games, present and missing (none for files self-play
+	// did not write); JobsErr is why that could not be read.
+	Jobs    []*selfplay.Coverage
+	JobsErr error
 }
 
 // BytesPerRow returns the bytes on disk per position.
@@ -43,6 +49,7 @@ func Describe(path string, progress Progress) (*Info, error) {
 		return nil, err
 	}
 	in := &Info{Files: files, ColumnBytes: map[string]int64{}}
+	in.Jobs, in.JobsErr = selfplay.JobCoverage(files)
 	for _, f := range files {
 		in.Rows += f.Rows
 		in.Size += f.Size
@@ -68,6 +75,12 @@ func (in *Info) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "rows:      %d\n", in.Rows)
 	fmt.Fprintf(w, "games:     %d\n", in.Games)
+	for _, j := range in.Jobs {
+		j.Print(w)
+	}
+	if in.JobsErr != nil {
+		fmt.Fprintf(w, "job:       the self-play metadata cannot be read: %v\n", in.JobsErr)
+	}
 	fmt.Fprintf(w, "size:      %s on disk, %.1f bytes per position\n", bytesText(in.Size), in.BytesPerRow())
 	if len(in.Files) == 0 {
 		return

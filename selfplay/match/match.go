@@ -103,11 +103,12 @@ func (r *Result) Verdict() string {
 }
 
 // Summary returns the summary line of SPEC §4:
-// "match: A vs B: +W =D -L, Elo E ± C".
+// "match: A vs B: +W =D -L, Elo E ± C". After a perfect or a zero score,
+// where E and C are infinite, the Elo is the interval's finite end
+// instead, "Elo > X (95%)" or "Elo < X (95%)" (see formatEstimate).
 func (r *Result) Summary() string {
-	e := r.Estimate()
-	return fmt.Sprintf("match: %s vs %s: +%d =%d -%d, Elo %s ± %s",
-		r.Names[0], r.Names[1], r.Score.W, r.Score.D, r.Score.L, formatElo(e.Elo), formatMargin(e.Margin()))
+	return fmt.Sprintf("match: %s vs %s: +%d =%d -%d, Elo %s",
+		r.Names[0], r.Names[1], r.Score.W, r.Score.D, r.Score.L, formatEstimate(r.Estimate()))
 }
 
 // Report prints the match's figures, ending with the summary line.
@@ -125,13 +126,12 @@ func (r *Result) Report(w io.Writer) {
 			t.W, t.D, t.L, 100*(float64(t.W)+float64(t.D)/2)/float64(n), float64(t.W)+float64(t.D)/2, n)
 	}
 	tri := t.Elo()
-	fmt.Fprintf(w, "Elo (games): %s ± %s [%s, %s], LOS %.1f%%\n",
-		formatElo(tri.Elo), formatMargin(tri.Margin()), formatElo(tri.Lo), formatElo(tri.Hi), 100*t.LOS())
+	fmt.Fprintf(w, "Elo (games): %s%s, LOS %.1f%%\n", formatEstimate(tri), formatInterval(tri), 100*t.LOS())
 	p := r.Pairs
 	fmt.Fprintf(w, "Pairs:       %d, pentanomial [0, 1/2, 1, 3/2, 2 points] = %v\n", p.Pairs(), [5]int(p))
 	if p.Pairs() > 0 {
 		pe := p.Elo()
-		fmt.Fprintf(w, "Elo (pairs): %s ± %s [%s, %s]\n", formatElo(pe.Elo), formatMargin(pe.Margin()), formatElo(pe.Lo), formatElo(pe.Hi))
+		fmt.Fprintf(w, "Elo (pairs): %s%s\n", formatEstimate(pe), formatInterval(pe))
 	}
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
@@ -402,7 +402,7 @@ func faultKind(t string) string {
 // the games counted.
 func progressLine(r *Result) string {
 	e := r.Estimate()
-	line := fmt.Sprintf("+%d =%d -%d, Elo %s ± %s", r.Score.W, r.Score.D, r.Score.L, formatElo(e.Elo), formatMargin(e.Margin()))
+	line := fmt.Sprintf("+%d =%d -%d, Elo %s", r.Score.W, r.Score.D, r.Score.L, formatEstimate(e))
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
 		line += fmt.Sprintf(" LLR %.2f (%.2f, %.2f)", r.LLR, lo, hi)
@@ -426,6 +426,28 @@ func formatElo(x float64) string {
 		s = "0.0"
 	}
 	return s
+}
+
+// formatEstimate writes an estimate as "E ± C" (SPEC §4), or, when E is
+// infinite (every game won, or every game lost), as the bound the 95%
+// interval gives: "> X (95%)" or "< X (95%)", X signed with one decimal.
+func formatEstimate(e stats.Estimate) string {
+	switch x, side := e.Bound(); side {
+	case 1:
+		return fmt.Sprintf("> %+.1f (95%%)", x)
+	case -1:
+		return fmt.Sprintf("< %+.1f (95%%)", x)
+	}
+	return formatElo(e.Elo) + " ± " + formatMargin(e.Margin())
+}
+
+// formatInterval writes the 95% interval as " [Lo, Hi]", or nothing when
+// formatEstimate has written it as a bound.
+func formatInterval(e stats.Estimate) string {
+	if _, side := e.Bound(); side != 0 {
+		return ""
+	}
+	return fmt.Sprintf(" [%s, %s]", formatElo(e.Lo), formatElo(e.Hi))
 }
 
 // formatMargin writes the half-width of an interval: one decimal, or "Inf".

@@ -380,3 +380,19 @@ func TestPlayWritesThePGNAsTheGamesFinish(t *testing.T) {
 		}
 	}
 }
+
+func TestSummaryGivesABoundAfterAPerfectOrAZeroScore(t *testing.T) {
+	for _, c := range []struct {
+		score stats.Trinomial
+		want  string
+	}{
+		{stats.Trinomial{W: 5, D: 2, L: 3}, "match: A vs B: +5 =2 -3, Elo 70.4 ± 226.8"},
+		{stats.Trinomial{W: 4}, "match: A vs B: +4 =0 -0, Elo > -72.1 (95%)"},
+		{stats.Trinomial{L: 4}, "match: A vs B: +0 =0 -4, Elo < +72.1 (95%)"},
+	} {
+		r := &Result{Names: [2]string{"A", "B"}, Score: c.score}
+		if got := r.Summary(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.score, got, c.want)
+		}
+	}
+}

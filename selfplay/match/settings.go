@@ -87,10 +87,12 @@ strings for the repeatable -a-opt and -b-opt (a flag replaces the list):
 
 // ParseArgs reads bin/match's command line (see cmd/match) into Settings:
 // the flags set on it over the config file it names (-config) over the
-// defaults. Usage and flag errors go to stderr.
-func ParseArgs(args []string, stderr io.Writer) (*Settings, error) {
+// defaults. The usage, when asked for (-h), goes to w and the error is
+// flag.ErrHelp; a mistake in the command line is a *configs.UsageError of
+// one line, and nothing is printed.
+func ParseArgs(args []string, w io.Writer) (*Settings, error) {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(w)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageHead, "\n")
 		fs.PrintDefaults()
@@ -100,11 +102,11 @@ func ParseArgs(args []string, stderr io.Writer) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := configs.ParseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+		return nil, configs.Usagef("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	if err := b.Apply(); err != nil {
 		return nil, err
@@ -119,10 +121,10 @@ func ParseArgs(args []string, stderr io.Writer) (*Settings, error) {
 // settings are quiet, and so does a note when the openings must repeat.
 func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 	if s.Games <= 0 {
-		return nil, fmt.Errorf("-games %d: must be positive", s.Games)
+		return nil, configs.Usagef("-games %d: must be positive", s.Games)
 	}
 	if s.Concurrency <= 0 {
-		return nil, fmt.Errorf("-concurrency %d: must be positive", s.Concurrency)
+		return nil, configs.Usagef("-concurrency %d: must be positive", s.Concurrency)
 	}
 	cfg := &Config{
 		Games:        s.Games,
@@ -141,34 +143,34 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 	for side, e := range engines {
 		argv, err := splitCommand(e.command)
 		if err != nil {
-			return nil, fmt.Errorf("-%c: %w", "ab"[side], err)
+			return nil, configs.Usagef("-%c: %w", "ab"[side], err)
 		}
 		tc := e.tc
 		if tc == (TimeControl{}) {
 			tc = s.TC
 		}
 		if err := tc.validate(); err != nil {
-			return nil, fmt.Errorf("engine %c: %w", "AB"[side], err)
+			return nil, configs.Usagef("engine %c: %w", "AB"[side], err)
 		}
 		cfg.Players[side] = Player{Command: argv, Options: e.options, Name: e.name, TC: tc}
 	}
 	if s.SPRT != (SPRTSetting{}) {
 		t := stats.SPRT(s.SPRT)
 		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("-sprt %v: %w", s.SPRT, err)
+			return nil, configs.Usagef("-sprt %v: %w", s.SPRT, err)
 		}
 		cfg.SPRT = &t
 	}
 	if s.Resign != (ResignRule{}) {
 		if s.Resign.Score <= 0 || s.Resign.Moves <= 0 {
-			return nil, fmt.Errorf("-resign %v: score and moves must be positive", s.Resign)
+			return nil, configs.Usagef("-resign %v: score and moves must be positive", s.Resign)
 		}
 		r := s.Resign
 		cfg.Resign = &r
 	}
 	if s.Draw != (DrawRule{}) {
 		if s.Draw.Score < 0 || s.Draw.Moves <= 0 || s.Draw.MinPly < 0 {
-			return nil, fmt.Errorf("-draw %v: moves must be positive, score and ply not negative", s.Draw)
+			return nil, configs.Usagef("-draw %v: moves must be positive, score and ply not negative", s.Draw)
 		}
 		d := s.Draw
 		cfg.Draw = &d
@@ -191,7 +193,7 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		cfg.Openings = ExtendOpenings(builtin, (s.Games+1)/2, 2, s.Seed)
 	}
 	if s.BookPlies < 0 {
-		return nil, fmt.Errorf("-book-plies %d: must not be negative", s.BookPlies)
+		return nil, configs.Usagef("-book-plies %d: must not be negative", s.BookPlies)
 	}
 	if s.BookPlies > 0 {
 		for i := range cfg.Openings {
@@ -238,7 +240,7 @@ func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 	if s.PGN != "" {
 		pgnFile, err = os.Create(PartialPGN(s.PGN))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("-pgn %s: %w", s.PGN, err)
 		}
 		defer os.Remove(pgnFile.Name()) // after a successful rename this fails harmlessly
 		cfg.PGN = pgnFile

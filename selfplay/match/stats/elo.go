@@ -39,7 +39,7 @@ type Estimate struct {
 
 // Margin returns half the width of the 95% interval, the C of "E ± C".
 // It is NaN when no games were played and +Inf when an end of the interval
-// is infinite (a perfect or a zero score).
+// is infinite (a perfect or a zero score: see Bound).
 func (e Estimate) Margin() float64 {
 	if math.IsInf(e.Hi, 0) || math.IsInf(e.Lo, 0) {
 		return math.Inf(1)
@@ -47,10 +47,32 @@ func (e Estimate) Margin() float64 {
 	return (e.Hi - e.Lo) / 2
 }
 
+// Bound returns, for a perfect or a zero score (Elo +Inf or -Inf), the
+// finite end of the 95% interval and the direction of the bound: +1 for a
+// perfect score (the difference is above bound), -1 for a zero score
+// (below). For any other estimate, side is 0.
+func (e Estimate) Bound() (bound float64, side int) {
+	switch {
+	case math.IsInf(e.Elo, 1) && !math.IsInf(e.Lo, 0) && !math.IsNaN(e.Lo):
+		return e.Lo, 1
+	case math.IsInf(e.Elo, -1) && !math.IsInf(e.Hi, 0) && !math.IsNaN(e.Hi):
+		return e.Hi, -1
+	}
+	return 0, 0
+}
+
+// edgeTail is the probability of each tail of the 95% interval.
+const edgeTail = 0.025
+
 // estimate builds the Elo estimate of a distribution of outcomes: value[i] is
 // the per-game score of outcome i, count[i] how often it happened. Each
 // observation is one sample (a game, or a pair of games); the interval is the
-// normal approximation of the sample mean with the empirical variance.
+// normal approximation of the sample mean with the empirical variance. When
+// every sample scored 1 (or every one 0) that variance is zero and the
+// normal interval collapses onto an infinite Elo; the interval is then the
+// exact one of a sample of n successes (failures) in n trials, Clopper and
+// Pearson's: the score lies in [0.025^(1/n), 1] (in [0, 1-0.025^(1/n)]), so
+// that the Elo is bounded on one side (see Bound).
 func estimate(value []float64, count []int) Estimate {
 	n := 0
 	mean := 0.0
@@ -69,6 +91,12 @@ func estimate(value []float64, count []int) Estimate {
 	}
 	variance /= float64(n)
 	se := math.Sqrt(variance / float64(n))
+	switch edge := math.Pow(edgeTail, 1/float64(n)); {
+	case mean == 1:
+		return Estimate{Score: 1, Elo: math.Inf(1), Lo: EloFromScore(edge), Hi: math.Inf(1)}
+	case mean == 0:
+		return Estimate{Score: 0, Elo: math.Inf(-1), Lo: math.Inf(-1), Hi: EloFromScore(1 - edge)}
+	}
 	return Estimate{
 		Score: mean,
 		Elo:   EloFromScore(mean),

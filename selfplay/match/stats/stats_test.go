@@ -140,3 +140,36 @@ func TestSPRTValidate(t *testing.T) {
 		t.Errorf("valid test rejected: %v", err)
 	}
 }
+
+func TestPerfectAndZeroScoresAreBoundedOnOneSide(t *testing.T) {
+	for _, n := range []int{1, 4, 100} {
+		// n wins in n games: the score's exact 95% interval is
+		// [0.025^(1/n), 1], so the Elo is above the Elo of that score.
+		e := Trinomial{W: n}.Elo()
+		want := EloFromScore(math.Pow(0.025, 1/float64(n)))
+		if x, side := e.Bound(); side != 1 || math.Abs(x-want) > 1e-9 || !math.IsInf(e.Elo, 1) || !math.IsInf(e.Margin(), 1) {
+			t.Errorf("+%d: bound %v side %d (want %v, +1), estimate %+v", n, x, side, want, e)
+		}
+		e = Trinomial{L: n}.Elo()
+		if x, side := e.Bound(); side != -1 || math.Abs(x+want) > 1e-9 || !math.IsInf(e.Elo, -1) {
+			t.Errorf("-%d: bound %v side %d (want %v, -1), estimate %+v", n, x, side, -want, e)
+		}
+	}
+	// 4-0 allows an engine a little weaker; 100-0 proves a wide gap.
+	if x, _ := (Trinomial{W: 4}).Elo().Bound(); math.Abs(x-(-72.15)) > 0.01 {
+		t.Errorf("+4: bound %.2f, want -72.15", x)
+	}
+	if x, _ := (Trinomial{W: 100}).Elo().Bound(); x < 500 {
+		t.Errorf("+100: bound %.1f, want above 500", x)
+	}
+	// Pairs: every pair won 2-0.
+	if _, side := (Pentanomial{0, 0, 0, 0, 8}).Elo().Bound(); side != 1 {
+		t.Error("a perfect pentanomial is not bounded below")
+	}
+	// Any other score has a finite estimate and no bound.
+	for _, tr := range []Trinomial{{W: 3, D: 1}, {D: 5}, {W: 2, L: 2}} {
+		if _, side := tr.Elo().Bound(); side != 0 {
+			t.Errorf("%+v: bounded, want a finite estimate", tr)
+		}
+	}
+}
