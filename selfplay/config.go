@@ -54,7 +54,7 @@ type Config struct {
 	WriteMinPly   int `json:"write-min-ply" job:"yes" usage:"record positions from this ply on"`
 	WriteMaxScore int `json:"write-max-score" job:"yes" usage:"record only positions with |score| <= this (0: all)"`
 
-	Workers   int    `json:"workers" job:"no" usage:"games played at once (0: one per core)"`
+	Workers   int    `json:"workers" job:"no" usage:"games played at once (0: one per CPU the process may use, GOMAXPROCS)"`
 	Out       string `json:"out" job:"no" usage:"output: a .parquet file, or a directory of part files (sharded or large jobs always make a directory)"`
 	PartGames int    `json:"part-games" job:"no" usage:"games per part file in an output directory"`
 	// Shard is not in the job record, but the number of shards it resolves
@@ -145,12 +145,15 @@ func (c *Config) Validate() error {
 // maxGames bounds a job so that game numbers fit the low 32 bits of a game ID.
 const maxGames = 1 << 32
 
-// workers returns the number of games played at once.
+// workers returns the number of games played at once: by default one per
+// CPU the process may use, which runtime.GOMAXPROCS reports: since Go 1.25
+// it honours a container's CPU limit (cgroup quota) as well as the CPU
+// affinity mask, where runtime.NumCPU counts every core of the machine.
 func (c *Config) workers() int {
 	if c.Workers > 0 {
 		return c.Workers
 	}
-	return runtime.NumCPU()
+	return runtime.GOMAXPROCS(0)
 }
 
 // jobRecord returns the job record: the JSON object of the settings that
