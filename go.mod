@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/apache/arrow-go/v18 v18.8.0
+	go.yaml.in/yaml/v3 v3.0.6
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 )

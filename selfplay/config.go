@@ -57,7 +57,7 @@ type Config struct {
 	// WriteMaxScore is the removed score cap: setting it is an error.
 	WriteMaxScore RemovedWriteMaxScore `json:"write-max-score" job:"no" usage:"removed: games are recorded whole; drop big scores when reading, with the read-time filter max-score"`
 
-	Workers   int    `json:"workers" job:"no" usage:"games played at once (0: one per core)"`
+	Workers   int    `json:"workers" job:"no" usage:"games played at once (0: one per CPU the process may use, GOMAXPROCS)"`
 	Out       string `json:"out" job:"no" usage:"output: a .parquet file, or a directory of part files (sharded or large jobs always make a directory)"`
 	PartGames int    `json:"part-games" job:"no" usage:"games per part file in an output directory"`
 	// Shard is not in the job record, but the number of shards it resolves
@@ -173,12 +173,15 @@ func (RemovedWriteMaxScore) MarshalJSON() ([]byte, error) { return []byte("null"
 // maxGames bounds a job so that game numbers fit the low 32 bits of a game ID.
 const maxGames = 1 << 32
 
-// workers returns the number of games played at once.
+// workers returns the number of games played at once: by default one per
+// CPU the process may use, which runtime.GOMAXPROCS reports: since Go 1.25
+// it honours a container's CPU limit (cgroup quota) as well as the CPU
+// affinity mask, where runtime.NumCPU counts every core of the machine.
 func (c *Config) workers() int {
 	if c.Workers > 0 {
 		return c.Workers
 	}
-	return runtime.NumCPU()
+	return runtime.GOMAXPROCS(0)
 }
 
 // jobRecord returns the job record: the JSON object of the settings that

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -306,5 +307,20 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 	rc, _ := jobRecord(&b, 1, "v0")
 	if string(ra) != string(rb) || string(rb) == string(rc) {
 		t.Errorf("book records: same contents %v, other contents %v", string(ra) == string(rb), string(rb) != string(rc))
+	}
+}
+
+func TestWorkersDefaultToTheCPUsTheProcessMayUse(t *testing.T) {
+	// GOMAXPROCS, not the machine's core count: a container's CPU limit
+	// lowers it (Go 1.25+), and a pod on a big node must not start a
+	// worker, and a transposition table, per core of the node.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	c := DefaultConfig()
+	if got := c.workers(); got != 3 {
+		t.Errorf("-workers 0 with GOMAXPROCS 3: %d workers, want 3", got)
+	}
+	c.Workers = 5
+	if got := c.workers(); got != 5 {
+		t.Errorf("-workers 5: %d workers", got)
 	}
 }

@@ -117,7 +117,7 @@ func (r *Result) Report(w io.Writer) {
 	n := t.Games()
 	fmt.Fprintf(w, "Engines:     A = %s (%s), B = %s (%s)\n", r.Names[0], r.TC[0], r.Names[1], r.TC[1])
 	fmt.Fprintf(w, "Games:       %d of %d in %v (%d openings, concurrency %d, %d CPUs)\n",
-		n, r.Planned, r.Elapsed.Round(time.Second), r.Openings, r.Concurrency, runtime.NumCPU())
+		n, r.Planned, r.Elapsed.Round(time.Second), r.Openings, r.Concurrency, runtime.GOMAXPROCS(0))
 	if r.Interrupted {
 		fmt.Fprintln(w, "Interrupted: the figures cover the games finished so far")
 	}

@@ -60,7 +60,7 @@ func DefaultSettings() Settings {
 		B:             "bin/engine",
 		Games:         100,
 		TC:            TimeControl{Kind: TCNodes, N: 20000},
-		Concurrency:   runtime.NumCPU(),
+		Concurrency:   runtime.GOMAXPROCS(0), // the CPUs this process may use (a container's limit too)
 		Seed:          1,
 		TimeoutMargin: configs.Duration(500 * time.Millisecond),
 		MoveTimeout:   configs.Duration(60 * time.Second),
