@@ -282,6 +282,12 @@ def evaluate(model, ds, device):
     return total / max(n, 1), n
 
 
+# The settings a resumed run must share with the checkpoint's, so that it
+# continues the same run (epochs, threads and device may change).
+_SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lam", "seed",
+                   "init_scale", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score")
+
+
 def _checkpoints(out):
     return sorted(glob.glob(os.path.join(out, "epoch-*.pt")))
 
@@ -290,19 +296,24 @@ def train(args):
     """Train (or resume) a network; returns the last checkpoint's path.
     torch's deterministic mode and thread count are restored afterwards."""
     det, threads = torch.are_deterministic_algorithms_enabled(), torch.get_num_threads()
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     try:
-        torch.use_deterministic_algorithms(True)
+        if device.type == "cuda":
+            # cuBLAS repeats itself only with a fixed workspace; where a CUDA
+            # kernel has no deterministic form torch warns instead of failing
+            # (CPU runs are exact).
+            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
         if args.threads:
             torch.set_num_threads(args.threads)
-        return _train(args)
+        return _train(args, device)
     finally:
         torch.use_deterministic_algorithms(det)
         torch.set_num_threads(threads)
 
 
-def _train(args):
+def _train(args, device):
     torch.manual_seed(args.seed)
-    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     os.makedirs(args.out, exist_ok=True)
     model = Net(args.init_scale).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
@@ -311,6 +322,10 @@ def _train(args):
         ck = _checkpoints(args.out)
         if ck:
             state = torch.load(ck[-1], map_location=device)
+            was = state["settings"]
+            for k in _SAME_ON_RESUME:
+                if was.get(k) != getattr(args, k):
+                    raise ValueError(f"{ck[-1]}: trained with {k} {was.get(k)!r}, resumed with {getattr(args, k)!r}")
             model.load_state_dict(state["model"])
             opt.load_state_dict(state["optimizer"])
             history, start, positions = state["history"], state["epoch"], state["positions"]
@@ -389,10 +404,12 @@ def read_fens(path):
     if os.path.isfile(path) and not path.endswith(".parquet"):
         with open(path) as f:
             return [line.strip() for line in f if line.strip()]
+    if os.path.isfile(os.path.join(path, "manifest.json")):
+        raise ValueError(f"{path}: a NumPy export has no FENs; give the Parquet dataset or a FEN list")
     src = open_source(path, "parquet")
     import pyarrow.parquet as pq  # open_source has checked it is there
     fens = []
-    for f in sorted({u[0] for u in src.units}):
+    for f in src.files:
         fens += pq.read_table(f, columns=["fen"]).column("fen").to_pylist()
     return fens
 
@@ -461,7 +478,7 @@ def main(argv=None):
             print(f"wrote {args.out}: network {export(args.checkpoint, args.out)}")
         else:
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, ImportError) as err:
         print(f"chessforge-nnue: {err}", file=sys.stderr)
         return 1
     return 0

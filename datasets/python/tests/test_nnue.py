@@ -3,6 +3,7 @@ network file, and the quantized forward pass against the engine's committed
 test vectors (engine/nnue/testdata)."""
 
 import contextlib
+import hashlib
 import io
 import os
 import shutil
@@ -97,6 +98,14 @@ class Training(unittest.TestCase):
         self.assertEqual(a["history"], b["history"])
         self.assertEqual(len(a["history"]), 3)
         self.assertIsNotNone(a["history"][-1]["val_loss"])
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            rc = nnue.main(["train", self.data, "--out", part, "--batch-size", "128", "--steps", "8", "--seed", "3",
+                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "4", "--lambda", "0.25",
+                            "--resume"])
+        self.assertEqual(rc, 1)
+        self.assertIn("trained with lam 0.5, resumed with 0.25", err.getvalue())
+        self.assertFalse(os.path.exists(os.path.join(part, "epoch-0004.pt")))
 
     def test_export_reads_back_and_bad_files_are_errors(self):
         out = self.train("exp", "--epochs", "1")
@@ -109,7 +118,6 @@ class Training(unittest.TestCase):
         self.assertEqual(struct.unpack_from("<8I", data, 4), (1, 768, 256, 1, 1, 255, 64, 400))
         n = struct.unpack_from("<I", data, 68)[0]
         self.assertEqual(len(data), 72 + n + nnue.PAYLOAD_BYTES)
-        import hashlib
         self.assertEqual(hashlib.sha256(data[72 + n:]).digest(), data[36:68])
         self.assertEqual(netid, data[36:44].hex())
         for k in ("command", "seed", "positions", "epochs", "losses", "dataset", "created"):
