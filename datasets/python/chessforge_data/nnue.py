@@ -401,7 +401,7 @@ def read_fens(path):
     (needs pyarrow)."""
     if os.path.isdir(path) and os.path.isfile(os.path.join(path, "fen.txt")):
         path = os.path.join(path, "fen.txt")
-    if os.path.isfile(path) and not path.endswith(".parquet"):
+    if os.path.exists(path) and not os.path.isdir(path) and not path.endswith(".parquet"):
         with open(path) as f:
             return [line.strip() for line in f if line.strip()]
     if os.path.isfile(os.path.join(path, "manifest.json")):

@@ -182,6 +182,18 @@ class Vectors(unittest.TestCase):
         self.assertGreater(len(evals), 100)  # the vectors tell networks apart
         self.assertTrue(any(e < 0 for e in evals) and any(e > 0 for e in evals))
 
+    def test_the_vectors_command_rewrites_the_committed_vectors(self):
+        # The committed file is `chessforge-nnue vectors` on the test
+        # fixture's FENs (datasets/python/README.md has the commands); a
+        # change to the fixture's games means running them again.
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        out = os.path.join(tmp, "vectors.txt")
+        run("vectors", os.path.join(TESTDATA, "test.nnue"), "--data", fixture.directory(), "--out", out,
+            "-n", "1200")
+        with open(out) as a, open(os.path.join(TESTDATA, "vectors.txt")) as b:
+            self.assertEqual(a.read(), b.read())
+
 
 if __name__ == "__main__":
     unittest.main()
