@@ -342,7 +342,8 @@ def _train(args, device):
     def rows(ds):
         return sum(ds.unit_rows(u) for u in ds.source.units) if ds else 0
 
-    print(f"{rows(tr)} training positions, {rows(val)} validation, on {device}, "
+    n_train, n_val = rows(tr), rows(val)
+    print(f"{n_train} training positions, {n_val} validation, on {device}, "
           f"lambda {args.lam}", flush=True)
     path = None
     for epoch in range(start, args.epochs):
@@ -371,7 +372,7 @@ def _train(args, device):
               f"{n / max(cpu, 1e-9):.0f} per CPU second", flush=True)
         path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
         torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
-                    "history": history, "positions": positions,
+                    "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
                     "settings": {k: v for k, v in vars(args).items() if k not in ("func", "resume")},
                     "command": args.command,
                     "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
@@ -388,7 +389,8 @@ def export(checkpoint, out):
     state = torch.load(checkpoint, map_location="cpu")
     q = quantize(state["model"])
     s = state["settings"]
-    prov = {"command": state["command"], "seed": s["seed"], "positions": state["positions"],
+    prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
+            "positions_trained": state["positions"], "validation_positions": state["val_rows"],
             "epochs": state["epoch"], "losses": state["history"], "dataset": s["data"],
             "lambda": s["lam"], "created": state["created"], "architecture": "768x2-256-1-screlu",
             "checkpoint": os.path.basename(checkpoint)}

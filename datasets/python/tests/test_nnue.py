@@ -122,7 +122,10 @@ class Training(unittest.TestCase):
         self.assertEqual(netid, data[36:44].hex())
         for k in ("command", "seed", "positions", "epochs", "losses", "dataset", "created"):
             self.assertIn(k, prov)
-        self.assertEqual((prov["seed"], prov["epochs"], prov["positions"]), (3, 1, 8 * 128))
+        self.assertEqual((prov["seed"], prov["epochs"], prov["positions_trained"]), (3, 1, 8 * 128))
+        rows = fixture.expected()[1].size
+        self.assertEqual(prov["positions"] + prov["validation_positions"], rows)
+        self.assertGreater(prov["validation_positions"], 0)
         want = nnue.quantize(state(os.path.join(out, "epoch-0001.pt")))
         for k in ("w1", "b1", "w2"):
             np.testing.assert_array_equal(q[k], want[k])
