@@ -13,8 +13,9 @@ format (plane layout, policy index, columns) is described in the
 repository's docs and in datasets/python/README.md.
 
 Commands installed with the package: ``chessforge-train`` (the example
-trainer, :mod:`chessforge_data.train`) and ``chessforge-bench`` (the
-loader's throughput, :mod:`chessforge_data.bench`).
+trainer, :mod:`chessforge_data.train`), ``chessforge-bench`` (the
+loader's throughput, :mod:`chessforge_data.bench`) and ``chessforge-nnue``
+(the engine's network: train, export, test vectors, :mod:`chessforge_data.nnue`).
 """
 
 from .dataset import VALUE_TARGETS, ChessDataset, value_target

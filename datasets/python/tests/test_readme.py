@@ -75,6 +75,8 @@ class Readme(unittest.TestCase):
         log = "\n".join(outputs)
         self.assertRegex(log, r"epoch 2: \d+ steps", log)
         self.assertTrue(os.path.isfile(os.path.join(clone, "model.pt")), log)
+        if any("chessforge-nnue export" in c for c in commands):
+            self.assertTrue(os.path.isfile(os.path.join(clone, "data", "nnue", "net.nnue")), log)
         # The installed package imports from outside the source tree, and
         # is the clone's.
         p = subprocess.run([os.path.join(clone, ".venv", "bin", "python"), "-c",

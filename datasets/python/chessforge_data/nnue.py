@@ -1,0 +1,490 @@
+"""NNUE for the engine: train, export and check chessforge's network
+(``768x2-256-1-screlu``, the contract of engine/nnue: QA = 255, QB = 64,
+SCALE = 400).
+
+    chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
+    chessforge-nnue export DIR/epoch-0004.pt --out net.nnue
+    chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
+
+Features: for perspective P, a piece of colour C and type T (pawn..king =
+0..5) on square sq (a1 = 0) is feature ``((C == P ? 0 : 6) + T) * 64 +
+(P == White ? sq : sq ^ 56)``. With the loader's ``side_to_move=True`` the
+planes 0-11 of a row are exactly the side to move's features (``plane*64 +
+sq``); the other side's are the same pieces colour-swapped and
+rank-mirrored (:data:`THEM`).
+
+Float model: ``out = w2[:256] . screlu(us) + w2[256:] . screlu(them) + b2``
+with ``us``/``them = b1 + sum of the W1 rows of the active features`` and
+``screlu(x) = clamp(x, 0, 1)^2``; evaluation ``SCALE * out`` centipawns for
+the side to move. Loss: the squared error between ``sigmoid(out)`` (that is
+``sigmoid(eval / 400)``) and the target ``lam * result + (1 - lam) *
+sigmoid(score / 400)``, both from the side to move, ``lam`` = ``--lambda``
+(default 0.5: the game's result and the search score weigh the same).
+After every Adam step W1, b1 and W2 are clipped to [-1.98, 1.98], so that
+the quantized weights stay within |W1q| <= 505 and |W2q| <= 127.
+
+The quantized forward pass (:func:`quantized_eval`) is the engine's
+integer arithmetic, truncating divisions included.
+"""
+
+import argparse
+import datetime
+import glob
+import hashlib
+import json
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+from .dataset import ChessDataset
+from .sources import open_source
+
+INPUTS = 768
+HIDDEN = 256
+OUTPUTS = 1
+ACTIVATION_SCRELU = 1
+QA = 255
+QB = 64
+SCALE = 400
+CLIP = 1.98
+MAGIC = b"CFNN"
+VERSION = 1
+HEADER = struct.Struct("<4s8I32sI")  # magic, version, 4 arch, 3 quant, hash, provenance length
+PAYLOAD_BYTES = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4
+
+# THEM[f] is feature f of one perspective seen from the other: the piece's
+# colour swapped (planes 0-5 <-> 6-11) and its square rank-mirrored.
+_f = np.arange(INPUTS)
+THEM = (((_f // 64 + 6) % 12) * 64 + ((_f % 64) ^ 56)).astype(np.int64)
+_THEM_T = torch.from_numpy(THEM)
+
+
+class Net(nn.Module):
+    """The float network: a feature transformer shared by both
+    perspectives (an EmbeddingBag summing the active features' rows, W1
+    [768, 256] feature-major, plus b1) and one output over the two SCReLU'd
+    accumulators, the side to move's first."""
+
+    def __init__(self, init_scale=1.0):
+        super().__init__()
+        self.ft = nn.EmbeddingBag(INPUTS, HIDDEN, mode="sum")
+        self.b1 = nn.Parameter(torch.zeros(HIDDEN))
+        self.out = nn.Linear(2 * HIDDEN, OUTPUTS)
+        with torch.no_grad():
+            # Accumulators of about 30 pieces start spread over [0, 1],
+            # SCReLU's working range; init_scale > 1 widens W1 and W2 (test
+            # networks whose accumulators reach both ends of the clamp).
+            self.ft.weight.uniform_(-0.1 * init_scale, 0.1 * init_scale)
+            self.b1.fill_(0.25)
+            self.out.weight.uniform_(-0.05 * init_scale, 0.05 * init_scale)
+            self.out.bias.zero_()
+        self.clip_()
+
+    def forward(self, us_idx, us_off, them_idx, them_off):
+        """The output (eval / SCALE) of each position, from its feature
+        index lists (EmbeddingBag's flat indices and offsets)."""
+        us = self.ft(us_idx, us_off) + self.b1
+        them = self.ft(them_idx, them_off) + self.b1
+        x = torch.cat([us, them], dim=1).clamp(0, 1).pow(2)
+        return self.out(x).squeeze(1)
+
+    def clip_(self):
+        """Clip W1, b1 and W2 to [-CLIP, CLIP] (after every step)."""
+        with torch.no_grad():
+            for p in (self.ft.weight, self.b1, self.out.weight):
+                p.clamp_(-CLIP, CLIP)
+
+
+def batch_features(planes):
+    """The side to move's and the other side's features of a batch of
+    planes seen from the side to move (``side_to_move=True``), as
+    EmbeddingBag inputs: (us_idx, us_off, them_idx, them_off)."""
+    x = planes.reshape(planes.shape[0], -1)[:, :INPUTS]
+    rows, idx = (x != 0).nonzero(as_tuple=True)
+    counts = torch.bincount(rows, minlength=x.shape[0])
+    off = torch.zeros(x.shape[0], dtype=torch.int64)
+    off[1:] = torch.cumsum(counts, 0)[:-1]
+    return idx, off, _THEM_T[idx], off
+
+
+# FEN -> features, independent of the planes.
+
+_PIECES = "PNBRQK"
+
+
+def fen_features(fen):
+    """The features (us, them) of a FEN's position, us from the side to
+    move, as sorted int64 arrays; parsed from the FEN alone."""
+    fields = fen.split()
+    if len(fields) < 2 or fields[1] not in ("w", "b"):
+        raise ValueError(f"FEN {fen!r}: want a board and a side to move")
+    ranks = fields[0].split("/")
+    if len(ranks) != 8:
+        raise ValueError(f"FEN {fen!r}: want 8 ranks")
+    white, black = [], []
+    for i, rank in enumerate(ranks):
+        r, f = 7 - i, 0
+        for ch in rank:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            t = _PIECES.find(ch.upper())
+            if t < 0 or f > 7:
+                raise ValueError(f"FEN {fen!r}: bad rank {rank!r}")
+            (white if ch.isupper() else black).append((t, r * 8 + f))
+            f += 1
+        if f != 8:
+            raise ValueError(f"FEN {fen!r}: rank {rank!r} is not 8 squares")
+    persp = {}
+    for p, own, other in ((0, white, black), (1, black, white)):
+        flip = 56 if p else 0
+        feats = [t * 64 + (sq ^ flip) for t, sq in own] + [(6 + t) * 64 + (sq ^ flip) for t, sq in other]
+        persp[p] = np.sort(np.array(feats, dtype=np.int64))
+    stm = 0 if fields[1] == "w" else 1
+    return persp[stm], persp[1 - stm]
+
+
+# Quantization and the integer forward pass.
+
+def quantize(state):
+    """The integer weights of a float model's state dict: W1 int16 [768,
+    256], b1 int16 [256], W2 int16 [512], b2 int (int32 range)."""
+    w1 = state["ft.weight"].detach().cpu().double().numpy()
+    b1 = state["b1"].detach().cpu().double().numpy()
+    w2 = state["out.weight"].detach().cpu().double().numpy().reshape(-1)
+    b2 = float(state["out.bias"].detach().cpu().double().numpy().reshape(-1)[0])
+    q = {"w1": np.rint(w1 * QA), "b1": np.rint(b1 * QA), "w2": np.rint(w2 * QB)}
+    for k, lim in (("w1", 32767), ("b1", 32767), ("w2", 32767)):
+        if np.abs(q[k]).max(initial=0) > lim:
+            raise ValueError(f"quantize: {k} out of int16 range (weights not clipped?)")
+        q[k] = q[k].astype(np.int16)
+    b2q = int(np.rint(b2 * QA * QB))
+    if not -2**31 <= b2q < 2**31:
+        raise ValueError("quantize: b2 out of int32 range")
+    q["b2"] = b2q
+    return q
+
+
+def tdiv(a, b):
+    """Integer division truncating toward zero (Go's ``/``), elementwise on
+    int64 arrays; Python's ``//`` floors instead."""
+    a = np.asarray(a, dtype=np.int64)
+    q = np.abs(a) // b
+    return np.where(a < 0, -q, q)
+
+
+def quantized_eval(q, us, them):
+    """The engine's evaluation (centipawns, side to move) of one position
+    from its feature lists, in the contract's integer arithmetic."""
+    w1 = q["w1"].astype(np.int64)
+    b1 = q["b1"].astype(np.int64)
+    w2 = q["w2"].astype(np.int64)
+    acc_us = b1 + w1[us].sum(axis=0)
+    acc_them = b1 + w1[them].sum(axis=0)
+    s = int((np.clip(acc_us, 0, QA) ** 2 * w2[:HIDDEN]).sum()) + \
+        int((np.clip(acc_them, 0, QA) ** 2 * w2[HIDDEN:]).sum())
+    v = int(tdiv(s, QA)) + q["b2"]
+    return int(tdiv(v * SCALE, QA * QB))
+
+
+# The file format.
+
+def write_net(path, q, provenance):
+    """Write the network file: header, provenance JSON, payload."""
+    payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
+               + q["w2"].astype("<i2").tobytes() + struct.pack("<i", q["b2"]))
+    assert len(payload) == PAYLOAD_BYTES
+    prov = json.dumps(provenance, sort_keys=True).encode()
+    digest = hashlib.sha256(payload).digest()
+    header = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN, OUTPUTS, ACTIVATION_SCRELU, QA, QB, SCALE,
+                         digest, len(prov))
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(header + prov + payload)
+    os.replace(tmp, path)
+    return digest.hex()[:16]
+
+
+def read_net(path):
+    """Read and check a network file: (quantized weights, provenance dict,
+    id). Errors name the file and the problem."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < HEADER.size:
+        raise ValueError(f"{path}: truncated (expected at least {HEADER.size} bytes, got {len(data)})")
+    magic, version, n_in, hidden, n_out, act, qa, qb, scale, digest, plen = HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise ValueError(f"{path}: wrong magic {magic!r}, want {MAGIC!r}")
+    if version != VERSION:
+        raise ValueError(f"{path}: unsupported version {version}, want {VERSION}")
+    if (n_in, hidden, n_out, act, qa, qb, scale) != (INPUTS, HIDDEN, OUTPUTS, ACTIVATION_SCRELU, QA, QB, SCALE):
+        raise ValueError(f"{path}: other architecture {n_in}x2-{hidden}-{n_out} activation {act} "
+                         f"QA {qa} QB {qb} SCALE {scale}")
+    want = HEADER.size + plen + PAYLOAD_BYTES
+    if len(data) < want:
+        raise ValueError(f"{path}: truncated (expected {want} bytes, got {len(data)})")
+    if len(data) > want:
+        raise ValueError(f"{path}: trailing bytes (expected {want} bytes, got {len(data)})")
+    prov = json.loads(data[HEADER.size:HEADER.size + plen].decode())
+    payload = data[HEADER.size + plen:]
+    if hashlib.sha256(payload).digest() != digest:
+        raise ValueError(f"{path}: hash mismatch (the payload is not the one the header names)")
+    o = 0
+    q = {}
+    for k, n in (("w1", INPUTS * HIDDEN), ("b1", HIDDEN), ("w2", 2 * HIDDEN)):
+        q[k] = np.frombuffer(payload, dtype="<i2", count=n, offset=o).astype(np.int16)
+        o += 2 * n
+    q["w1"] = q["w1"].reshape(INPUTS, HIDDEN)
+    q["b2"] = struct.unpack_from("<i", payload, o)[0]
+    return q, prov, digest.hex()[:16]
+
+
+# Training.
+
+def _dataset(path, args, seed, shuffle):
+    return ChessDataset(path, batch_size=args.batch_size, shuffle_buffer=args.shuffle_buffer if shuffle else 0,
+                        seed=seed, value_target="blend", blend=args.lam, score_scale=400.0, side_to_move=True,
+                        min_ply=args.min_ply, max_score=args.max_score, skip_in_check=args.skip_in_check,
+                        skip_captures=args.skip_captures, disagree_score=args.disagree_score)
+
+
+def _split(train, val_every):
+    """Hold out every ``val_every``-th unit of ``train``'s source (at
+    least one when it has two or more) for validation: (train, val units)."""
+    units = list(train.source.units)
+    if len(units) < 2 or val_every <= 0:
+        return None
+    held = [u for i, u in enumerate(units) if i % val_every == val_every - 1] or units[-1:]
+    train.source.units = [u for u in units if u not in held]
+    return held
+
+
+def _loss(model, batch, device):
+    planes, _, value, _ = batch
+    us, us_off, them, them_off = batch_features(planes)
+    out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
+    return torch.mean((torch.sigmoid(out) - value.to(device)) ** 2), len(value)
+
+
+def evaluate(model, ds, device):
+    """The mean loss over a dataset (no gradient)."""
+    total, n = 0.0, 0
+    with torch.no_grad():
+        for batch in ds:
+            loss, k = _loss(model, batch, device)
+            total += float(loss) * k
+            n += k
+    return total / max(n, 1), n
+
+
+# The settings a resumed run must share with the checkpoint's, so that it
+# continues the same run (epochs, threads and device may change).
+_SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lam", "seed",
+                   "init_scale", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score")
+
+
+def _checkpoints(out):
+    return sorted(glob.glob(os.path.join(out, "epoch-*.pt")))
+
+
+def train(args):
+    """Train (or resume) a network; returns the last checkpoint's path.
+    torch's deterministic mode and thread count are restored afterwards."""
+    det, threads = torch.are_deterministic_algorithms_enabled(), torch.get_num_threads()
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    try:
+        if device.type == "cuda":
+            # cuBLAS repeats itself only with a fixed workspace; where a CUDA
+            # kernel has no deterministic form torch warns instead of failing
+            # (CPU runs are exact).
+            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        return _train(args, device)
+    finally:
+        torch.use_deterministic_algorithms(det)
+        torch.set_num_threads(threads)
+
+
+def _train(args, device):
+    torch.manual_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    model = Net(args.init_scale).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    history, start, positions = [], 0, 0
+    if args.resume:
+        ck = _checkpoints(args.out)
+        if ck:
+            state = torch.load(ck[-1], map_location=device)
+            was = state["settings"]
+            for k in _SAME_ON_RESUME:
+                if was.get(k) != getattr(args, k):
+                    raise ValueError(f"{ck[-1]}: trained with {k} {was.get(k)!r}, resumed with {getattr(args, k)!r}")
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["optimizer"])
+            history, start, positions = state["history"], state["epoch"], state["positions"]
+            print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
+    tr = _dataset(args.data, args, args.seed, True)
+    val = None
+    if args.val:
+        val = _dataset(args.val, args, args.seed, False)
+    else:
+        held = _split(tr, args.val_every)
+        if held:
+            val = _dataset(args.data, args, args.seed, False)
+            val.source.units = held
+    def rows(ds):
+        return sum(ds.unit_rows(u) for u in ds.source.units) if ds else 0
+
+    n_train, n_val = rows(tr), rows(val)
+    print(f"{n_train} training positions, {n_val} validation, on {device}, "
+          f"lambda {args.lam}", flush=True)
+    path = None
+    for epoch in range(start, args.epochs):
+        tr.set_epoch(epoch)
+        model.train()
+        t0, c0 = time.perf_counter(), time.process_time()
+        total, n, steps = 0.0, 0, 0
+        for batch in tr:
+            loss, k = _loss(model, batch, device)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            model.clip_()
+            total += float(loss) * k
+            n += k
+            steps += 1
+            if args.steps and steps >= args.steps:
+                break
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        positions += n
+        vloss = evaluate(model, val, device)[0] if val else None
+        history.append({"epoch": epoch + 1, "train_loss": round(total / max(n, 1), 7),
+                        "val_loss": None if vloss is None else round(vloss, 7), "positions": n})
+        print(f"epoch {epoch + 1}: train loss {total / max(n, 1):.6f}, val loss "
+              f"{'-' if vloss is None else f'{vloss:.6f}'}, {n} positions, {n / wall:.0f} positions/s, "
+              f"{n / max(cpu, 1e-9):.0f} per CPU second", flush=True)
+        path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
+        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
+                    "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
+                    "settings": {k: v for k, v in vars(args).items() if k not in ("func", "resume")},
+                    "command": args.command,
+                    "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
+                   path + ".tmp")
+        os.replace(path + ".tmp", path)
+    if path is None:
+        ck = _checkpoints(args.out)
+        path = ck[-1] if ck else None
+    return path
+
+
+def export(checkpoint, out):
+    """Quantize a checkpoint and write the network file; returns its id."""
+    state = torch.load(checkpoint, map_location="cpu")
+    q = quantize(state["model"])
+    s = state["settings"]
+    prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
+            "positions_trained": state["positions"], "validation_positions": state["val_rows"],
+            "epochs": state["epoch"], "losses": state["history"], "dataset": s["data"],
+            "lambda": s["lam"], "created": state["created"], "architecture": "768x2-256-1-screlu",
+            "checkpoint": os.path.basename(checkpoint)}
+    return write_net(out, q, prov)
+
+
+def read_fens(path):
+    """FENs from a text file (one a line), a directory holding fen.txt
+    (what pyfixture writes) or a Parquet dataset's ``fen`` column
+    (needs pyarrow)."""
+    if os.path.isdir(path) and os.path.isfile(os.path.join(path, "fen.txt")):
+        path = os.path.join(path, "fen.txt")
+    if os.path.exists(path) and not os.path.isdir(path) and not path.endswith(".parquet"):
+        with open(path) as f:
+            return [line.strip() for line in f if line.strip()]
+    if os.path.isfile(os.path.join(path, "manifest.json")):
+        raise ValueError(f"{path}: a NumPy export has no FENs; give the Parquet dataset or a FEN list")
+    src = open_source(path, "parquet")
+    import pyarrow.parquet as pq  # open_source has checked it is there
+    fens = []
+    for f in src.files:
+        fens += pq.read_table(f, columns=["fen"]).column("fen").to_pylist()
+    return fens
+
+
+def vectors(net, data, out, n):
+    """Write ``FEN;eval`` for n distinct positions of the data, spread
+    evenly over it, eval from the quantized forward pass."""
+    q, _, _ = read_net(net)
+    seen, fens = set(), []
+    for fen in read_fens(data):
+        if fen not in seen:
+            seen.add(fen)
+            fens.append(fen)
+    if len(fens) < n:
+        raise ValueError(f"{data}: {len(fens)} distinct positions, want {n}")
+    pick = np.linspace(0, len(fens) - 1, n).round().astype(int)
+    with open(out, "w") as f:
+        for i in pick:
+            us, them = fen_features(fens[i])
+            f.write(f"{fens[i]};{quantized_eval(q, us, them)}\n")
+    return n
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    p = argparse.ArgumentParser(prog="chessforge-nnue", description="Train, export and check the engine's NNUE.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("train", help="train (or --resume) a network on a dataset")
+    t.add_argument("data", help="NumPy export directory or Parquet file/directory/glob")
+    t.add_argument("--out", required=True, help="directory of the checkpoints (epoch-NNNN.pt)")
+    t.add_argument("--val", help="validation dataset (default: every --val-every-th unit of DATA held out)")
+    t.add_argument("--val-every", type=int, default=10, help="hold out every Nth unit when --val is absent")
+    t.add_argument("--epochs", type=int, default=4, help="total epochs (with --resume: up to this many)")
+    t.add_argument("--steps", type=int, default=0, help="at most this many steps per epoch (0: all)")
+    t.add_argument("--batch-size", type=int, default=1024)
+    t.add_argument("--shuffle-buffer", type=int, default=262144)
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--lambda", dest="lam", type=float, default=0.5,
+                   help="weight of the game result in the target (the rest: sigmoid(score/400))")
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--init-scale", type=float, default=1.0,
+                   help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s); clipped")
+    t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
+    t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
+    t.add_argument("--min-ply", type=int, default=0)
+    t.add_argument("--max-score", type=int, default=0)
+    t.add_argument("--skip-in-check", action="store_true")
+    t.add_argument("--skip-captures", action="store_true")
+    t.add_argument("--disagree-score", type=int, default=0)
+    e = sub.add_parser("export", help="quantize a checkpoint into the engine's network file")
+    e.add_argument("checkpoint")
+    e.add_argument("--out", required=True)
+    v = sub.add_parser("vectors", help="write FEN;eval test vectors with the quantized forward pass")
+    v.add_argument("net")
+    v.add_argument("--data", required=True, help="FEN text file, pyfixture directory (fen.txt) or Parquet")
+    v.add_argument("--out", required=True)
+    v.add_argument("-n", type=int, default=1200)
+    args = p.parse_args(argv)
+    args.command = "chessforge-nnue " + " ".join(argv)
+    try:
+        if args.cmd == "train":
+            path = train(args)
+            print(f"checkpoint {path}")
+        elif args.cmd == "export":
+            print(f"wrote {args.out}: network {export(args.checkpoint, args.out)}")
+        else:
+            print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
+    except (OSError, ValueError, ImportError) as err:
+        print(f"chessforge-nnue: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Tests of chessforge-nnue: features, seeded and resumable training, the
+network file, and the quantized forward pass against the engine's committed
+test vectors (engine/nnue/testdata)."""
+
+import contextlib
+import hashlib
+import io
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import torch
+
+import fixture
+from chessforge_data import ChessDataset, nnue
+
+TESTDATA = os.path.join(fixture.ROOT, "engine", "nnue", "testdata")
+# The float model's eval (SCALE * out) and the quantized one differ by the
+# rounding of the weights (W1 to 1/255, W2 to 1/64) and the truncations:
+# on average within FLOAT_MEAN_CP, on every position within FLOAT_MAX_CP
+# (a network trained 3 epochs on 106,409 self-play positions: mean 9 cp,
+# 99th percentile 28, largest 36).
+FLOAT_MEAN_CP = 15
+FLOAT_MAX_CP = 60
+
+
+def run(*argv):
+    """chessforge-nnue in this process, its output swallowed; exit status 0."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        rc = nnue.main(list(argv))
+    assert rc == 0, argv
+
+
+def state(path):
+    return torch.load(path)["model"]
+
+
+class Features(unittest.TestCase):
+    def test_fen_features_equal_the_training_features_of_every_row(self):
+        ds = ChessDataset(os.path.join(fixture.directory(), "npy"), batch_size=500, side_to_move=True)
+        fens = fixture.columns()["fen"]
+        row = 0
+        for planes, _, _, _ in ds:
+            us, us_off, them, them_off = nnue.batch_features(planes)
+            ends = list(us_off[1:].tolist()) + [len(us)]
+            for i, (lo, hi) in enumerate(zip(us_off.tolist(), ends)):
+                want_us, want_them = nnue.fen_features(fens[row + i])
+                np.testing.assert_array_equal(np.sort(us[lo:hi].numpy()), want_us, fens[row + i])
+                np.testing.assert_array_equal(np.sort(them[lo:hi].numpy()), want_them, fens[row + i])
+            row += len(planes)
+        self.assertEqual(row, len(fens))
+
+    def test_contract_index(self):
+        us, them = nnue.fen_features("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
+        # Black to move: its king on e8 (60) is its own king (type 5) on e1 (4).
+        self.assertEqual(us.tolist(), sorted([5 * 64 + 4, (6 + 3) * 64 + (0 ^ 56), (6 + 5) * 64 + (4 ^ 56)]))
+        self.assertEqual(them.tolist(), sorted([3 * 64 + 0, 5 * 64 + 4, (6 + 5) * 64 + 60]))
+        np.testing.assert_array_equal(nnue.THEM[nnue.THEM], np.arange(768))
+
+    def test_truncating_division(self):
+        self.assertEqual(nnue.tdiv(np.array([-7, 7, -6, 0]), 2).tolist(), [-3, 3, -3, 0])
+
+
+class Training(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.data = os.path.join(fixture.directory(), "npy")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, True)
+
+    def train(self, name, *extra):
+        out = os.path.join(self.tmp, name)
+        run("train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
+            "--shuffle-buffer", "2000", "--val-every", "5", *extra)
+        return out
+
+    def test_seeded_training_is_reproducible(self):
+        a, b = self.train("a", "--epochs", "1"), self.train("b", "--epochs", "1")
+        sa, sb = state(os.path.join(a, "epoch-0001.pt")), state(os.path.join(b, "epoch-0001.pt"))
+        for k in sa:
+            self.assertTrue(torch.equal(sa[k], sb[k]), k)
+        self.assertFalse(torch.equal(sa["ft.weight"], nnue.Net().state_dict()["ft.weight"]))
+        w = torch.cat([sa["ft.weight"].flatten(), sa["b1"], sa["out.weight"].flatten()])
+        self.assertLessEqual(float(w.abs().max()), nnue.CLIP)
+
+    def test_resume_gives_the_uninterrupted_run(self):
+        whole = self.train("whole", "--epochs", "3")
+        part = self.train("part", "--epochs", "1")
+        self.train("part", "--epochs", "3", "--resume")
+        a, b = torch.load(os.path.join(whole, "epoch-0003.pt")), torch.load(os.path.join(part, "epoch-0003.pt"))
+        for k in a["model"]:
+            self.assertTrue(torch.equal(a["model"][k], b["model"][k]), k)
+        self.assertEqual(a["history"], b["history"])
+        self.assertEqual(len(a["history"]), 3)
+        self.assertIsNotNone(a["history"][-1]["val_loss"])
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            rc = nnue.main(["train", self.data, "--out", part, "--batch-size", "128", "--steps", "8", "--seed", "3",
+                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "4", "--lambda", "0.25",
+                            "--resume"])
+        self.assertEqual(rc, 1)
+        self.assertIn("trained with lam 0.5, resumed with 0.25", err.getvalue())
+        self.assertFalse(os.path.exists(os.path.join(part, "epoch-0004.pt")))
+
+    def test_export_reads_back_and_bad_files_are_errors(self):
+        out = self.train("exp", "--epochs", "1")
+        net = os.path.join(self.tmp, "x.nnue")
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
+        q, prov, netid = nnue.read_net(net)
+        with open(net, "rb") as f:
+            data = f.read()
+        self.assertEqual(data[:4], b"CFNN")
+        self.assertEqual(struct.unpack_from("<8I", data, 4), (1, 768, 256, 1, 1, 255, 64, 400))
+        n = struct.unpack_from("<I", data, 68)[0]
+        self.assertEqual(len(data), 72 + n + nnue.PAYLOAD_BYTES)
+        self.assertEqual(hashlib.sha256(data[72 + n:]).digest(), data[36:68])
+        self.assertEqual(netid, data[36:44].hex())
+        for k in ("command", "seed", "positions", "epochs", "losses", "dataset", "created"):
+            self.assertIn(k, prov)
+        self.assertEqual((prov["seed"], prov["epochs"], prov["positions_trained"]), (3, 1, 8 * 128))
+        rows = fixture.expected()[1].size
+        self.assertEqual(prov["positions"] + prov["validation_positions"], rows)
+        self.assertGreater(prov["validation_positions"], 0)
+        want = nnue.quantize(state(os.path.join(out, "epoch-0001.pt")))
+        for k in ("w1", "b1", "w2"):
+            np.testing.assert_array_equal(q[k], want[k])
+        self.assertEqual(q["b2"], want["b2"])
+        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version": data[:4] + b"\x02" + data[5:],
+               "other architecture": data[:12] + b"\x80" + data[13:], "truncated": data[:-1],
+               "trailing bytes": data + b"\0", "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
+               "truncated (expected at least": data[:40]}
+        for why, content in bad.items():
+            p = os.path.join(self.tmp, "bad.nnue")
+            with open(p, "wb") as f:
+                f.write(content)
+            with self.assertRaises(ValueError) as cm:
+                nnue.read_net(p)
+            self.assertIn(p, str(cm.exception))
+            self.assertIn(why, str(cm.exception))
+
+    def test_quantized_forward_is_close_to_the_float_model(self):
+        out = self.train("float", "--epochs", "1")
+        ck = os.path.join(out, "epoch-0001.pt")
+        model = nnue.Net()
+        model.load_state_dict(state(ck))
+        q = nnue.quantize(model.state_dict())
+        fens = fixture.columns()["fen"][::4]
+        diffs = []
+        for fen in fens:
+            us, them = nnue.fen_features(fen)
+            with torch.no_grad():
+                f = float(model(torch.from_numpy(us), torch.tensor([0]), torch.from_numpy(them),
+                                torch.tensor([0]))[0]) * nnue.SCALE
+            diffs.append(abs(f - nnue.quantized_eval(q, us, them)))
+        mean, worst = float(np.mean(diffs)), max(diffs)
+        sys.stderr.write(f"\nquantized vs float eval over {len(fens)} positions: {mean:.1f} cp apart on average, "
+                         f"at most {worst:.1f}\n")
+        self.assertLessEqual(mean, FLOAT_MEAN_CP)
+        self.assertLessEqual(worst, FLOAT_MAX_CP)
+
+    def test_the_console_script_runs(self):
+        exe = os.path.join(os.path.dirname(sys.executable), "chessforge-nnue")
+        if not os.access(exe, os.X_OK):
+            self.skipTest(f"{exe} is not installed")
+        r = subprocess.run([exe, "export", os.path.join(self.tmp, "missing.pt"), "--out", "x"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("missing.pt", r.stderr)
+
+
+class Vectors(unittest.TestCase):
+    def test_the_committed_vectors_are_the_quantized_forward_pass(self):
+        q, prov, _ = nnue.read_net(os.path.join(TESTDATA, "test.nnue"))
+        with open(os.path.join(TESTDATA, "vectors.txt")) as f:
+            lines = f.read().splitlines()
+        self.assertGreaterEqual(len(lines), 1000)
+        evals = set()
+        for line in lines:
+            fen, want = line.rsplit(";", 1)
+            us, them = nnue.fen_features(fen)
+            self.assertEqual(nnue.quantized_eval(q, us, them), int(want), fen)
+            evals.add(int(want))
+        self.assertGreater(len(evals), 100)  # the vectors tell networks apart
+        self.assertTrue(any(e < 0 for e in evals) and any(e > 0 for e in evals))
+
+    def test_the_vectors_command_rewrites_the_committed_vectors(self):
+        # The committed file is `chessforge-nnue vectors` on the test
+        # fixture's FENs (datasets/python/README.md has the commands); a
+        # change to the fixture's games means running them again.
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        out = os.path.join(tmp, "vectors.txt")
+        run("vectors", os.path.join(TESTDATA, "test.nnue"), "--data", fixture.directory(), "--out", out,
+            "-n", "1200")
+        with open(out) as a, open(os.path.join(TESTDATA, "vectors.txt")) as b:
+            self.assertEqual(a.read(), b.read())
+
+
+if __name__ == "__main__":
+    unittest.main()
