@@ -1,7 +1,6 @@
 package main
 
 import (
-	"chessforge/configs"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/datasets/export"
 	"chessforge/datasets/reshard"
@@ -22,10 +22,20 @@ import (
 // errMismatches is verify's failure: the report is printed, exit status 1.
 var errMismatches = errors.New("mismatches")
 
+// quietSetting is the flag -quiet, which every command that shows a
+// progress bar has.
+type quietSetting struct {
+	Quiet bool `json:"quiet" usage:"no progress bar"`
+}
+
+// infoSettings are the flags of info.
+type infoSettings struct {
+	quietSetting
+}
+
 func runInfo(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	path, err := onePath(fs, args)
+	var set infoSettings
+	path, err := onePathSettings(flag.NewFlagSet("info", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
 	}
@@ -33,7 +43,7 @@ func runInfo(args []string, out, errw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "counting games")
+	b := newBar(errw, set.Quiet, total, "counting games")
 	in, err := stats.Describe(path, b.Add)
 	b.Finish()
 	if err != nil {
@@ -45,7 +55,7 @@ func runInfo(args []string, out, errw io.Writer) error {
 
 // statsSettings are the flags of stats.
 type statsSettings struct {
-	Quiet bool `json:"quiet" usage:"no progress bar"`
+	quietSetting
 	datasets.Filter
 }
 
@@ -72,18 +82,23 @@ func runStats(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// headSettings are the flags of head.
+type headSettings struct {
+	N     int `json:"n" usage:"rows to show"`
+	Board int `json:"board" usage:"which of the rows shown (from 0) to draw as a board; -1 for none"`
+}
+
 func runHead(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("head", flag.ContinueOnError)
-	n := fs.Int("n", 10, "rows to show")
-	boardRow := fs.Int("board", 0, "which of the rows shown (from 0) to draw as a board; -1 for none")
-	path, err := onePath(fs, args)
+	set := headSettings{N: 10}
+	path, err := onePathSettings(flag.NewFlagSet("head", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
 	}
-	if *n < 1 {
-		return usagef("-n %d: want at least 1 row", *n)
+	n, boardRow := set.N, set.Board
+	if n < 1 {
+		return usagef("-n %d: want at least 1 row", n)
 	}
-	r, err := datasets.Open(path, &datasets.ReaderOptions{BatchRows: min(*n, datasets.DefaultBatchRows), Columns: []string{
+	r, err := datasets.Open(path, &datasets.ReaderOptions{BatchRows: min(n, datasets.DefaultBatchRows), Columns: []string{
 		datasets.ColGameID, datasets.ColPly, datasets.ColFEN, datasets.ColMove, datasets.ColBestMove,
 		datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult}})
 	if err != nil {
@@ -91,7 +106,7 @@ func runHead(args []string, out, errw io.Writer) error {
 	}
 	defer r.Close()
 	var rows []datasets.Row
-	for len(rows) < *n {
+	for len(rows) < n {
 		var row datasets.Row
 		err := r.Read(&row)
 		if errors.Is(err, io.EOF) {
@@ -107,14 +122,14 @@ func runHead(args []string, out, errw io.Writer) error {
 		fmt.Fprintf(out, "%-4d %19d %4d  %-72s %-6s %-6s %6d %7s %6s\n", i, row.GameID, row.Ply, row.FEN,
 			row.Move, row.BestMove, row.Policy, scoreText(row.ScoreCP), strconv.FormatFloat(float64(row.Result), 'f', 1, 32))
 	}
-	if *boardRow >= 0 && *boardRow < len(rows) {
-		row := rows[*boardRow]
+	if boardRow >= 0 && boardRow < len(rows) {
+		row := rows[boardRow]
 		pos, err := board.ParseFEN(row.FEN)
 		if err != nil {
-			return fmt.Errorf("row %d: %w", *boardRow, err)
+			return fmt.Errorf("row %d: %w", boardRow, err)
 		}
 		fmt.Fprintf(out, "\nrow %d (game %d, ply %d), %s to move, played %s, best %s, score %s, result %.1f:\n",
-			*boardRow, row.GameID, row.Ply, pos.SideToMove(), row.Move, row.BestMove, scoreText(row.ScoreCP), row.Result)
+			boardRow, row.GameID, row.Ply, pos.SideToMove(), row.Move, row.BestMove, scoreText(row.ScoreCP), row.Result)
 		fmt.Fprint(out, pos.String())
 		if !strings.HasSuffix(pos.String(), "\n") {
 			fmt.Fprintln(out)
@@ -134,11 +149,15 @@ func scoreText(s int32) string {
 	return strconv.Itoa(int(s))
 }
 
+// verifySettings are the flags of verify.
+type verifySettings struct {
+	quietSetting
+	Show int `json:"show" usage:"mismatches to list"`
+}
+
 func runVerify(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	show := fs.Int("show", verify.DefaultKeep, "mismatches to list")
-	path, err := onePath(fs, args)
+	set := verifySettings{Show: verify.DefaultKeep}
+	path, err := onePathSettings(flag.NewFlagSet("verify", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
 	}
@@ -146,14 +165,14 @@ func runVerify(args []string, out, errw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "verifying")
+	b := newBar(errw, set.Quiet, total, "verifying")
 	start := time.Now()
-	rep, err := verify.Dataset(path, verify.Options{Keep: max(*show, 1), Progress: b.Add})
+	rep, err := verify.Dataset(path, verify.Options{Keep: max(set.Show, 1), Progress: b.Add})
 	b.Finish()
 	if err != nil {
 		return err
 	}
-	for _, m := range rep.First[:min(len(rep.First), max(*show, 0))] {
+	for _, m := range rep.First[:min(len(rep.First), max(set.Show, 0))] {
 		fmt.Fprintln(out, m)
 	}
 	if rep.Mismatches > int64(len(rep.First)) {
@@ -171,32 +190,36 @@ func runVerify(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// splitSettings are the flags of split.
+type splitSettings struct {
+	quietSetting
+	Val  float64 `json:"val" usage:"share of games for validation, in [0, 1]"`
+	Seed uint64  `json:"seed" usage:"changes which games go to validation"`
+	Out  string  `json:"out" usage:"output directory (created): train.parquet and val.parquet"`
+}
+
 func runSplit(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("split", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	val := fs.Float64("val", 0.1, "share of games for validation, in [0, 1]")
-	seed := fs.Uint64("seed", 0, "changes which games go to validation")
-	dir := fs.String("out", "", "output directory (created): train.parquet and val.parquet")
-	path, err := onePath(fs, args)
+	set := splitSettings{Val: 0.1}
+	path, err := onePathSettings(flag.NewFlagSet("split", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
 	}
-	if *dir == "" {
+	if set.Out == "" {
 		return usagef("-out DIR is required")
 	}
-	if *val < 0 || *val > 1 {
-		return usagef("-val %v is not in [0, 1]", *val)
+	if set.Val < 0 || set.Val > 1 {
+		return usagef("-val %v is not in [0, 1]", set.Val)
 	}
-	if err := configs.OutputDir(*dir); err != nil {
+	if err := configs.OutputDir(set.Out); err != nil {
 		return fmt.Errorf("-out %w", err)
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "splitting")
+	b := newBar(errw, set.Quiet, total, "splitting")
 	start := time.Now()
-	rep, err := reshard.Split(path, *dir, reshard.SplitOptions{Val: *val, Seed: *seed, Progress: b.Add})
+	rep, err := reshard.Split(path, set.Out, reshard.SplitOptions{Val: set.Val, Seed: set.Seed, Progress: b.Add})
 	b.Finish()
 	if err != nil {
 		return err
@@ -208,31 +231,32 @@ func runSplit(args []string, out, errw io.Writer) error {
 	return nil
 }
 
+// mergeSettings are the flags of merge.
+type mergeSettings struct {
+	quietSetting
+	Out   string `json:"out" usage:"output .parquet file"`
+	Dedup bool   `json:"dedup" usage:"drop the leading rows of each game whose positions came earlier (games stay whole)"`
+}
+
 func runMerge(args []string, out, errw io.Writer) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	file := fs.String("out", "", "output .parquet file")
-	dedup := fs.Bool("dedup", false, "drop the leading rows of each game whose positions came earlier (games stay whole)")
-	paths, err := parse(fs, args)
+	var set mergeSettings
+	paths, err := parseSettings(flag.NewFlagSet("merge", flag.ContinueOnError), &set, args, somePaths)
 	if err != nil {
 		return err
 	}
-	if len(paths) == 0 {
-		return usagef("want at least one dataset PATH")
-	}
-	if *file == "" {
+	if set.Out == "" {
 		return usagef("-out FILE is required")
 	}
-	if err := configs.OutputFile(*file); err != nil {
+	if err := configs.OutputFile(set.Out); err != nil {
 		return fmt.Errorf("-out %w", err)
 	}
 	total, err := totalRows(paths...)
 	if err != nil {
 		return err
 	}
-	b := newBar(errw, *quiet, total, "merging")
+	b := newBar(errw, set.Quiet, total, "merging")
 	start := time.Now()
-	rep, err := reshard.Merge(paths, *file, reshard.MergeOptions{Dedup: *dedup, Progress: b.Add})
+	rep, err := reshard.Merge(paths, set.Out, reshard.MergeOptions{Dedup: set.Dedup, Progress: b.Add})
 	b.Finish()
 	if err != nil {
 		return err
@@ -250,7 +274,7 @@ type exportSettings struct {
 	Format    string `json:"format" usage:"epd (FEN [result] lines), npy (NumPy shards), plain or binpack (Stockfish's training data)"`
 	Out       string `json:"out" usage:"output file (epd, plain, binpack) or directory (npy)"`
 	ShardRows int    `json:"shard-rows" usage:"rows per NumPy shard"`
-	Quiet     bool   `json:"quiet" usage:"no progress bar"`
+	quietSetting
 	datasets.Filter
 }
 

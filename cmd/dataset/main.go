@@ -18,8 +18,8 @@
 // rows they keep; verify always checks every row, as games must be whole.
 // The plain and binpack exports keep whole games too (binpack chains them;
 // nnue-pytorch and bullet apply their own skip rules when loading), so they
-// refuse filters. stats and export also take -config FILE, a JSON object
-// whose keys are their flags' names.
+// refuse filters. Every command also takes -config FILE, a JSON object
+// whose keys are its flags' names; flags on the command line override it.
 //
 // verify replays each game from its rows (the first row's FEN, then each
 // row's move) and checks every row's FEN, planes, policy and move columns;
@@ -157,36 +157,56 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// onePathSettings is onePath for a command whose flags are the settings
+// parseSettings parses args for a command whose flags are the settings
 // struct set points to (see package chessforge/configs): it defines them
-// and -config FILE on fs, parses args and applies the config file and the
-// flags over set's values.
-func onePathSettings(fs *flag.FlagSet, set any, args []string) (string, error) {
+// and -config FILE on fs, parses args, calls check with the positional
+// arguments, then applies the config file and the flags over set's values,
+// and returns the positional arguments.
+func parseSettings(fs *flag.FlagSet, set any, args []string, check func(pos []string) error) ([]string, error) {
 	b, err := configs.Bind(fs, set, "")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	path, err := onePath(fs, args)
-	if err != nil {
-		return "", err
-	}
-	if err := b.Apply(); err != nil {
-		return "", err
-	}
-	return path, nil
-}
-
-// onePath parses args for a command taking exactly one dataset path.
-func onePath(fs *flag.FlagSet, args []string) (string, error) {
 	pos, err := parse(fs, args)
 	if err != nil {
+		return nil, err
+	}
+	if err := check(pos); err != nil {
+		return nil, err
+	}
+	if err := b.Apply(); err != nil {
+		return nil, err
+	}
+	return pos, nil
+}
+
+// onePathSettings is parseSettings for a command taking exactly one
+// dataset path, which it returns.
+func onePathSettings(fs *flag.FlagSet, set any, args []string) (string, error) {
+	pos, err := parseSettings(fs, set, args, onePath)
+	if err != nil {
 		return "", err
 	}
+	return pos[0], nil
+}
+
+// onePath checks that a command's positional arguments are one dataset
+// path.
+func onePath(pos []string) error {
 	if len(pos) == 0 {
-		return "", usagef("want a dataset PATH")
+		return usagef("want a dataset PATH")
 	}
 	if len(pos) != 1 {
-		return "", usagef("want one dataset PATH, got %d (%s)", len(pos), strings.Join(pos, " "))
+		return usagef("want one dataset PATH, got %d (%s)", len(pos), strings.Join(pos, " "))
 	}
-	return pos[0], nil
+	return nil
+}
+
+// somePaths checks that a command's positional arguments are at least one
+// dataset path.
+func somePaths(pos []string) error {
+	if len(pos) == 0 {
+		return usagef("want at least one dataset PATH")
+	}
+	return nil
 }
