@@ -77,6 +77,8 @@ var namedFENs = []string{
 	"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 	"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
 	"n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+	"r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+	"r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R b KQkq - 0 1",
 }
 
 // randomGames returns the positions along count random games from the
@@ -127,14 +129,14 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 		seen := map[string]bool{}
 		var inc, full Accumulator
 		st := NewStack(n, 400)
-		for g := range 400 {
+		for g := range 200 {
 			p, err := board.ParseFEN(namedFENs[g%len(namedFENs)])
 			if err != nil {
 				t.Fatal(err)
 			}
 			n.Refresh(&inc, p)
 			st.Reset(p)
-			for ply := 0; ply < 200; ply++ {
+			for ply := 0; ply < 160; ply++ {
 				moves := legalMoves(p)
 				if len(moves) == 0 {
 					break

@@ -55,6 +55,9 @@ func (s *Stack) PushNull() {
 	f.computed = false
 }
 
+// Plies returns the number of moves pushed and not yet popped.
+func (s *Stack) Plies() int { return s.top }
+
 // Pop takes back the last Push or PushNull.
 func (s *Stack) Pop() { s.top-- }
 
