@@ -245,16 +245,23 @@ func (o *output) open(i int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("selfplay: output directory: %w", err)
 	}
-	meta := map[string]string{KeyShard: o.shard.String(), KeyEval: o.eval}
-	if o.network != "" {
-		meta[KeyNetwork] = o.network
-	}
 	w, err := datasets.Create(path, datasets.WriterOptions{
 		EngineVersion: uci.Version,
 		Config:        o.job,
-		Metadata:      meta,
+		Metadata:      map[string]string{KeyShard: o.shard.String()},
 	})
 	if err != nil {
+		return err
+	}
+	// Added one by one, in this order: the writer's Metadata map would
+	// put several keys in the footer in a random order, and the same job
+	// must write the same bytes.
+	err = w.SetMetadata(KeyEval, o.eval)
+	if err == nil && o.network != "" {
+		err = w.SetMetadata(KeyNetwork, o.network)
+	}
+	if err != nil {
+		w.Abort()
 		return err
 	}
 	o.w, o.from, o.to = w, i, i
