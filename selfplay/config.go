@@ -44,6 +44,13 @@ type Config struct {
 	Endgames      string  `json:"endgames" job:"yes" usage:"start from random legal positions of these material signatures, e.g. KRPvKR,KQvKR"`
 	EndgameShare  float64 `json:"endgame-share" job:"yes" usage:"share of games started from -endgames positions"`
 
+	// NNUE and EvalFile choose the evaluation, as the UCI options Use NNUE
+	// and EvalFile do. Added after the record's form was fixed, they enter
+	// the job record only when set (record:"omitzero"), so that jobs of
+	// the hand-crafted evaluation keep their records and resume.
+	NNUE     bool   `json:"nnue" job:"yes" record:"omitzero" usage:"evaluate with a network (-eval-file, or the one embedded in the engine) instead of the hand-crafted evaluation"`
+	EvalFile string `json:"eval-file" job:"file" record:"omitzero" usage:"network file for -nnue (empty: the network embedded in the engine)"`
+
 	ResignScore int `json:"resign-score" job:"yes" usage:"adjudicate a win when |score| >= this (0: never) ..."`
 	ResignPlies int `json:"resign-plies" job:"yes" usage:"... for this many plies in a row"`
 	DrawPly     int `json:"draw-ply" job:"yes" usage:"adjudicate a draw from this ply on when ..."`
@@ -104,6 +111,8 @@ func (c *Config) Validate() error {
 		return errors.New("selfplay: set a per-move budget: -nodes, -depth or both")
 	case c.Depth < 0:
 		return bad("depth", c.Depth, "must not be negative")
+	case c.EvalFile != "" && !c.NNUE:
+		return bad("eval-file", c.EvalFile, "needs -nnue (the hand-crafted evaluation reads no file)")
 	case c.Hash < 1:
 		return bad("hash", c.Hash, "need at least 1 MiB")
 	case c.RandomPlies < 0:
@@ -187,10 +196,12 @@ func (c *Config) workers() int {
 // jobRecord returns the job record: the JSON object of the settings that
 // decide the games (job:"yes"; for job:"file", the file's base name and
 // the SHA-256 of its contents under the key with "-sha256" added), in
-// declaration order, then the number of shards and the engine's version.
+// declaration order, then the number of shards and the engine's version,
+// then, with a network, its id (network). A setting tagged
+// record:"omitzero" is left out while it has its zero value.
 // Two runs whose records agree produce the same games; -resume compares
 // them byte for byte with the record in the files already written.
-func jobRecord(cfg *Config, shards int, engine string) ([]byte, error) {
+func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) {
 	fields, err := configFields()
 	if err != nil {
 		return nil, err
@@ -210,7 +221,11 @@ func jobRecord(cfg *Config, shards int, engine string) ([]byte, error) {
 	}
 	cv := reflect.ValueOf(cfg).Elem()
 	for _, f := range fields {
-		v := cv.FieldByIndex(f.Index).Interface()
+		fv := cv.FieldByIndex(f.Index)
+		if f.Tag.Get("record") == "omitzero" && fv.IsZero() {
+			continue
+		}
+		v := fv.Interface()
 		switch f.Tag.Get("job") {
 		case "yes":
 			err = add(f.Key, v)
@@ -238,6 +253,11 @@ func jobRecord(cfg *Config, shards int, engine string) ([]byte, error) {
 	}
 	if err := add("engine", engine); err != nil {
 		return nil, err
+	}
+	if network != "" {
+		if err := add("network", network); err != nil {
+			return nil, err
+		}
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil

@@ -232,7 +232,7 @@ func TestJobRecordIsTheOneResumeCompares(t *testing.T) {
 	// The record's bytes are compared with the ones in files written by
 	// earlier runs (and earlier versions): its form must not change.
 	cfg := DefaultConfig()
-	got, err := jobRecord(&cfg, 1, "v0")
+	got, err := jobRecord(&cfg, 1, "v0", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestJobRecordIsTheOneResumeCompares(t *testing.T) {
 	book := filepath.Join(t.TempDir(), "book.epd")
 	writeFile(t, book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
 	cfg.Book = book
-	got, err = jobRecord(&cfg, 4, "v0")
+	got, err = jobRecord(&cfg, 4, "v0", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 		t.Fatalf("%d of Config's %d fields are settings: every field needs a json key, usage and job tag", len(fields), n)
 	}
 	base := DefaultConfig()
-	before, err := jobRecord(&base, 1, "v0")
+	before, err := jobRecord(&base, 1, "v0", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,6 +280,8 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 			v.SetUint(v.Uint() + 1)
 		case reflect.Float64:
 			v.SetFloat(v.Float() / 2)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
 		case reflect.String:
 			v.SetString(book)
 		case reflect.Struct:
@@ -287,7 +289,7 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 		default:
 			t.Fatalf("setting %q: no test change for %v", f.Key, v.Kind())
 		}
-		after, err := jobRecord(&c, 1, "v0")
+		after, err := jobRecord(&c, 1, "v0", "")
 		if err != nil {
 			t.Fatalf("%s: %v", f.Key, err)
 		}
@@ -301,10 +303,10 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 	writeFile(t, other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
 	a, b := DefaultConfig(), DefaultConfig()
 	a.Book, b.Book = book, other
-	ra, _ := jobRecord(&a, 1, "v0")
-	rb, _ := jobRecord(&b, 1, "v0")
+	ra, _ := jobRecord(&a, 1, "v0", "")
+	rb, _ := jobRecord(&b, 1, "v0", "")
 	writeFile(t, other, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n")
-	rc, _ := jobRecord(&b, 1, "v0")
+	rc, _ := jobRecord(&b, 1, "v0", "")
 	if string(ra) != string(rb) || string(rb) == string(rc) {
 		t.Errorf("book records: same contents %v, other contents %v", string(ra) == string(rb), string(rb) != string(rc))
 	}

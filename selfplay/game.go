@@ -7,6 +7,7 @@ import (
 
 	"chessforge/datasets"
 	"chessforge/engine/board"
+	"chessforge/engine/nnue"
 	"chessforge/engine/pgn"
 	"chessforge/engine/search"
 )
@@ -115,10 +116,12 @@ type player struct {
 	cands    []board.Move
 }
 
-func newPlayer(cfg *Config, o *openings) *player {
+func newPlayer(cfg *Config, net *nnue.Network, o *openings) *player {
+	eng := search.New(search.Options{HashMB: cfg.Hash, Threads: 1, MultiPV: 1})
+	eng.SetNetwork(net)
 	return &player{
 		cfg:      cfg,
-		eng:      search.New(search.Options{HashMB: cfg.Hash, Threads: 1, MultiPV: 1}),
+		eng:      eng,
 		openings: o,
 		limits:   search.Limits{Nodes: cfg.Nodes, Depth: cfg.Depth},
 	}

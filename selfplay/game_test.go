@@ -54,7 +54,7 @@ func collect(t *testing.T, cfg Config, shard Shard) map[int]*Game {
 	}
 	games := map[int]*Game{}
 	order := []int{}
-	err = play(context.Background(), &cfg, ops, shard, 0, shard.Games(cfg.Games), 0, func(i int, g *Game) error {
+	err = play(context.Background(), &cfg, nil, ops, shard, 0, shard.Games(cfg.Games), 0, func(i int, g *Game) error {
 		c := *g // the pool reuses g's slices after write returns
 		c.Plies = append([]Ply(nil), g.Plies...)
 		c.Rows = append([]datasets.Row(nil), g.Rows...)
@@ -309,7 +309,7 @@ func TestWriteWindowRecordsEveryPlyFromItsStart(t *testing.T) {
 func TestMultiPVChoiceStaysWithinTheMargin(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Nodes = 2000
-	p := newPlayer(&cfg, &openings{})
+	p := newPlayer(&cfg, nil, &openings{})
 	pos := board.NewPosition()
 	res := p.eng.Search(pos, search.Limits{Nodes: cfg.Nodes, MultiPV: 4}, nil)
 	if len(res.Lines) != 4 {

@@ -25,6 +25,18 @@ const (
 	// the shard's i-th game for from <= i < to (see Shard.Game), including
 	// games that contributed no row.
 	KeyGames = "chessforge.selfplay.games"
+	// KeyEval is the evaluation that played the games: EvalHandCrafted or
+	// EvalNNUE.
+	KeyEval = "chessforge.selfplay.eval"
+	// KeyNetwork is the id of the network that played the games (the first
+	// 16 hex digits of its weights' SHA-256), with EvalNNUE only.
+	KeyNetwork = "chessforge.selfplay.network"
+)
+
+// The values of KeyEval.
+const (
+	EvalHandCrafted = "hand-crafted"
+	EvalNNUE        = "nnue"
 )
 
 // output writes a shard's games into one file or into part files in a
@@ -35,6 +47,8 @@ type output struct {
 	shard   Shard
 	job     []byte // the job config as JSON
 	perPart int    // games per part file (directory only)
+	eval    string // KeyEval's value
+	network string // KeyNetwork's value, "" for none
 
 	w        *datasets.Writer
 	part     int // number of the next part file
@@ -237,6 +251,17 @@ func (o *output) open(i int) error {
 		Metadata:      map[string]string{KeyShard: o.shard.String()},
 	})
 	if err != nil {
+		return err
+	}
+	// Added one by one, in this order: the writer's Metadata map would
+	// put several keys in the footer in a random order, and the same job
+	// must write the same bytes.
+	err = w.SetMetadata(KeyEval, o.eval)
+	if err == nil && o.network != "" {
+		err = w.SetMetadata(KeyNetwork, o.network)
+	}
+	if err != nil {
+		w.Abort()
 		return err
 	}
 	o.w, o.from, o.to = w, i, i

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"chessforge/datasets"
+	"chessforge/engine/nnue"
 	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
 )
@@ -93,6 +94,18 @@ func PGNPath(path string, shard Shard) string {
 	return fmt.Sprintf("%s-s%03dof%03d%s", strings.TrimSuffix(path, ext), shard.K, shard.N, ext)
 }
 
+// loadNetwork returns the network cfg asks for: nil without -nnue, else
+// the -eval-file network or, without one, the engine's embedded network.
+func loadNetwork(cfg *Config) (*nnue.Network, error) {
+	switch {
+	case !cfg.NNUE:
+		return nil, nil
+	case cfg.EvalFile != "":
+		return nnue.LoadFile(cfg.EvalFile)
+	}
+	return nnue.Default()
+}
+
 // Run plays the shard's games of the job cfg describes and writes them.
 // Workers play games in parallel; a reorder buffer writes them in the order of
 // their numbers, so the output does not depend on the number of workers.
@@ -117,7 +130,15 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
-	jobJSON, err := jobRecord(&cfg, shard.N, uci.Version)
+	net, err := loadNetwork(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	netID := ""
+	if net != nil {
+		netID = net.ID()
+	}
+	jobJSON, err := jobRecord(&cfg, shard.N, uci.Version, netID)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +148,10 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	}
 
 	out := newOutput(&cfg, shard, jobJSON)
+	out.eval, out.network = EvalHandCrafted, netID
+	if net != nil {
+		out.eval = EvalNNUE
+	}
 	done, err := out.scan(opt.Resume)
 	if err != nil {
 		return nil, err
@@ -159,7 +184,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 
 	start := time.Now()
 	bar := newProgress(opt.Progress, sum, opt.progressEvery)
-	werr := play(ctx, &cfg, ops, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
+	werr := play(ctx, &cfg, net, ops, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
 		if err := out.write(i, g); err != nil {
 			return &WriteError{err}
 		}
@@ -234,7 +259,7 @@ func (s *Summary) countUnique() {
 // play runs the workers over the shard's games from..total-1 and hands each
 // finished game to write in order. It returns write's first error, or the
 // first error of a game, after stopping the workers.
-func play(ctx context.Context, cfg *Config, ops *openings, shard Shard, from, total, stopAfter int,
+func play(ctx context.Context, cfg *Config, net *nnue.Network, ops *openings, shard Shard, from, total, stopAfter int,
 	write func(i int, g *Game) error) error {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -251,7 +276,7 @@ func play(ctx context.Context, cfg *Config, ops *openings, shard Shard, from, to
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := newPlayer(cfg, ops)
+			p := newPlayer(cfg, net, ops)
 			for {
 				select {
 				case tokens <- struct{}{}:

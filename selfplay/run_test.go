@@ -22,6 +22,7 @@ import (
 	"chessforge/datasets/verify"
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/nnue"
 	"chessforge/engine/uci"
 )
 
@@ -166,12 +167,56 @@ func TestRunWritesADatasetThatVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	if meta[datasets.KeyEngineVersion] != uci.Version || job["seed"] != float64(cfg.Seed) || job["nodes"] != float64(cfg.Nodes) ||
-		meta[KeyShard] != "1/1" || meta[KeyGames] != "0-6" {
+		meta[KeyShard] != "1/1" || meta[KeyGames] != "0-6" || meta[KeyEval] != EvalHandCrafted || meta[KeyNetwork] != "" {
 		t.Fatalf("metadata %v", meta)
 	}
 	pgn, err := os.ReadFile(cfg.PGN)
 	if err != nil || strings.Count(string(pgn), "[Event ") != cfg.Games {
 		t.Fatalf("PGN: %v, %d games", err, strings.Count(string(pgn), "[Event "))
+	}
+}
+
+// TestRunWithANetworkRecordsIt plays with a network file: the games differ
+// from the hand-crafted evaluation's, and the metadata and the job record
+// name the evaluation and the network.
+func TestRunWithANetworkRecordsIt(t *testing.T) {
+	dir := t.TempDir()
+	net := nnue.Random(9)
+	netPath := filepath.Join(dir, "test.nnue")
+	f, err := os.Create(netPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cfg := tinyConfig()
+	cfg.Games = 2
+	cfg.NNUE, cfg.EvalFile = true, netPath
+	cfg.Out = filepath.Join(dir, "nnue.parquet")
+	runJob(t, cfg, Options{})
+	checkVerify(t, cfg.Out, len(fixture.Rows(t, cfg.Out)))
+	meta := footer(t, cfg.Out)
+	var job map[string]any
+	if err := json.Unmarshal([]byte(meta[datasets.KeyConfig]), &job); err != nil {
+		t.Fatal(err)
+	}
+	if meta[KeyEval] != EvalNNUE || meta[KeyNetwork] != net.ID() || job["nnue"] != true ||
+		job["eval-file"] != "test.nnue" || job["network"] != net.ID() {
+		t.Fatalf("metadata %v", meta)
+	}
+	// A file that is not a network stops the run before any game, naming it.
+	bad := filepath.Join(dir, "bad.nnue")
+	writeFile(t, bad, "not a network")
+	cfg.EvalFile, cfg.Out = bad, filepath.Join(dir, "bad.parquet")
+	if _, err := Run(context.Background(), cfg, Options{}); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Fatalf("a bad network file: %v", err)
+	}
+	// -eval-file without -nnue is refused.
+	cfg.NNUE = false
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "needs -nnue") {
+		t.Fatalf("-eval-file without -nnue: %v", err)
 	}
 }
 

@@ -38,6 +38,7 @@ import (
 
 	"chessforge/engine/board"
 	"chessforge/engine/eval"
+	"chessforge/engine/nnue"
 )
 
 // Limits bound a search; zero fields are unset. With no limit at all the
@@ -119,6 +120,7 @@ type Engine struct {
 	opts      Options
 	tt        *TT
 	workers   []*worker
+	net       *nnue.Network // nil: the hand-crafted evaluation
 	stop      atomic.Bool
 	ponderhit atomic.Bool
 }
@@ -161,6 +163,7 @@ func (e *Engine) setThreads(n int) {
 	e.workers = make([]*worker, n)
 	for i := range e.workers {
 		e.workers[i] = &worker{e: e, id: i, ev: eval.NewEvaluator()}
+		e.workers[i].setNetwork(e.net)
 	}
 }
 
@@ -170,7 +173,7 @@ func (e *Engine) Clear() {
 	e.tt.Clear()
 	for i, w := range e.workers {
 		// The evaluator's cache holds exact results, so it is kept.
-		e.workers[i] = &worker{e: e, id: i, ev: w.ev}
+		e.workers[i] = &worker{e: e, id: i, ev: w.ev, nn: w.nn}
 	}
 }
 
@@ -206,6 +209,7 @@ type worker struct {
 	id       int
 	pos      *board.Position
 	ev       *eval.Evaluator
+	nn       *nnue.Stack // the network's accumulators; nil with the hand-crafted evaluation
 	rootPly  int
 	limits   Limits
 	tm       timeManager
@@ -312,6 +316,9 @@ func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Resu
 	}
 	for _, w := range e.workers {
 		w.pos = pos.Clone()
+		if w.nn != nil {
+			w.nn.Reset(w.pos)
+		}
 		w.rootPly = pos.Ply()
 		w.limits = lim
 		w.tm = tm

@@ -142,7 +142,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			if inCheck {
 				return 0
 			}
-			return w.ev.Evaluate(p)
+			return w.evaluate(p)
 		}
 		// Mate distance pruning: no line from here beats a mate already found closer to the root.
 		alpha = max(alpha, -MateScore+ply)
@@ -187,7 +187,11 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if ttHit && tte.eval != -Infinity && tte.eval > -MateInMaxPly && tte.eval < MateInMaxPly {
 			staticEval = tte.eval
 		} else {
-			staticEval = w.ev.Evaluate(p)
+			if w.nn != nil {
+				staticEval = w.nn.Evaluate(p)
+			} else {
+				staticEval = w.ev.Evaluate(p)
+			}
 			if !ttHit && excluded == board.NullMove {
 				// Keep the evaluation even if this node ends before its
 				// own store (a reverse futility or null-move cutoff): the
@@ -229,9 +233,15 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
 			r := params.NullBaseReduction + depth/params.NullDepthDivisor + min((adjEval-beta)/params.NullEvalDivisor, params.NullEvalMaxReduction)
 			fr.moved, fr.to = board.NoPiece, 0
+			if w.nn != nil {
+				w.nn.PushNull()
+			}
 			p.MakeNullMove()
 			s := -w.negamax(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			p.UnmakeNullMove()
+			if w.nn != nil {
+				w.nn.Pop()
+			}
 			if w.stopped {
 				return 0
 			}
@@ -348,6 +358,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			histScore = w.quietScore(us, moved, m, ch1, ch2)
 		}
 		fr.moved, fr.to = moved, m.To()
+		if w.nn != nil {
+			w.nn.Push(p, m)
+		}
 		p.MakeMove(m)
 		if givesCheck && ext == 0 {
 			ext = 1
@@ -384,6 +397,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 		p.UnmakeMove()
+		if w.nn != nil {
+			w.nn.Pop()
+		}
 		if w.stopped {
 			return 0
 		}
@@ -507,7 +523,7 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 		if inCheck {
 			return 0
 		}
-		return w.ev.Evaluate(p)
+		return w.evaluate(p)
 	}
 	pvNode := beta-alpha > 1
 
@@ -534,7 +550,11 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 		if ttEval != -Infinity && ttEval > -MateInMaxPly && ttEval < MateInMaxPly {
 			standPat = ttEval
 		} else {
-			standPat = w.ev.Evaluate(p)
+			if w.nn != nil {
+				standPat = w.nn.Evaluate(p)
+			} else {
+				standPat = w.ev.Evaluate(p)
+			}
 			if useTT && !ttHit {
 				// As in the main search: the next iteration meets this
 				// position again, one ply deeper, and the probe above has
@@ -573,9 +593,15 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 				continue
 			}
 		}
+		if w.nn != nil {
+			w.nn.Push(p, m)
+		}
 		p.MakeMove(m)
 		s := -w.quiescence(-beta, -alpha, ply+1, false)
 		p.UnmakeMove()
+		if w.nn != nil {
+			w.nn.Pop()
+		}
 		if w.stopped {
 			return 0
 		}

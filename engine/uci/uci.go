@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"chessforge/engine/board"
+	"chessforge/engine/nnue"
 	"chessforge/engine/search"
 )
 
@@ -46,6 +47,11 @@ type Session struct {
 	holdMu   sync.Mutex
 	hold     bool
 	released chan struct{}
+	// The evaluation options: Use NNUE, EvalFile (empty: the embedded
+	// network) and the network loaded for them, nil until needed.
+	useNNUE  bool
+	evalFile string
+	net      *nnue.Network
 }
 
 // NewSession returns a session writing to out.
@@ -94,6 +100,8 @@ func (s *Session) Handle(line string) bool {
 		s.printf("option name Move Overhead type spin default %d min 0 max 5000\n", search.DefaultOptions.MoveOverhead.Milliseconds())
 		s.printf("option name Ponder type check default false\n")
 		s.printf("option name Clear Hash type button\n")
+		s.printf("option name Use NNUE type check default false\n")
+		s.printf("option name EvalFile type string default <empty>\n")
 		s.printf("uciok\n")
 	case "isready":
 		s.printf("readyok\n")
@@ -174,9 +182,59 @@ func (s *Session) setOption(args []string) {
 		s.engine.Clear()
 	case "ponder":
 		// Pondering is driven by "go ponder"; nothing to configure.
+	case "use nnue":
+		switch strings.ToLower(value) {
+		case "true":
+			s.useNNUE = true
+		case "false":
+			s.useNNUE = false
+		default:
+			s.printf("info string setoption %s: value %q is not true or false\n", name, value)
+			return
+		}
+		s.applyEval()
+	case "evalfile":
+		if value == "<empty>" {
+			value = ""
+		}
+		if value != s.evalFile {
+			s.evalFile, s.net = value, nil
+		}
+		s.applyEval()
 	default:
 		s.printf("info string unknown option %q\n", name)
 	}
+}
+
+// applyEval gives the engine the evaluation the options choose: the
+// hand-crafted one, or with Use NNUE the network of EvalFile (empty: the
+// embedded default), loaded once. A network that does not load is reported,
+// and the hand-crafted evaluation plays until one does.
+func (s *Session) applyEval() {
+	if !s.useNNUE {
+		s.engine.SetNetwork(nil)
+		return
+	}
+	if s.net == nil {
+		var err error
+		if s.evalFile == "" {
+			s.net, err = nnue.Default()
+		} else {
+			s.net, err = nnue.LoadFile(s.evalFile)
+		}
+		if err != nil {
+			s.net = nil
+			s.engine.SetNetwork(nil)
+			s.printf("info string %v; the hand-crafted evaluation stays in use\n", err)
+			return
+		}
+	}
+	s.engine.SetNetwork(s.net)
+	name := s.evalFile
+	if name == "" {
+		name = nnue.DefaultName
+	}
+	s.printf("info string NNUE evaluation using %s, network %s\n", name, s.net.ID())
 }
 
 // position sets up the position of a position command. On failure it

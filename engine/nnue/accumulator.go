@@ -1,0 +1,171 @@
+package nnue
+
+import "chessforge/engine/board"
+
+// featureIndex[persp][piece][sq] is the feature of piece on sq seen from
+// perspective persp: ((C == P ? 0 : 6) + T)·64 + (P == White ? sq : sq^56).
+var featureIndex [2][12][64]uint16
+
+func init() {
+	for persp := range 2 {
+		for pc := range 12 {
+			c, t := pc/6, pc%6
+			rel := 0
+			if c != persp {
+				rel = 6
+			}
+			for sq := range 64 {
+				s := sq
+				if persp == int(board.Black) {
+					s ^= 56
+				}
+				featureIndex[persp][pc][sq] = uint16((rel+t)*64 + s)
+			}
+		}
+	}
+}
+
+// FeatureIndex returns the input feature of piece pc on square sq seen from
+// perspective persp (White or Black), in [0, Inputs).
+func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
+	return int(featureIndex[persp&1][pc%12][sq&63])
+}
+
+// Accumulator holds the feature transformer's output for both perspectives:
+// V[board.White] and V[board.Black], each the bias plus the rows of that
+// perspective's active features.
+type Accumulator struct {
+	V [2][Hidden]int16
+}
+
+// row returns the weights of piece pc on sq from perspective persp.
+func (n *Network) row(persp int, pc board.Piece, sq board.Square) *[Hidden]int16 {
+	return &n.W1[featureIndex[persp][pc%12][sq&63]]
+}
+
+// Refresh sets a to the accumulators of position p, computed from scratch.
+func (n *Network) Refresh(a *Accumulator, p *board.Position) {
+	for persp := range 2 {
+		a.V[persp] = n.B1
+		for occ := p.Occupied(); occ != 0; {
+			sq := occ.PopLSB()
+			addRow(&a.V[persp], n.row(persp, p.PieceAt(sq), sq))
+		}
+	}
+}
+
+// Add adds piece pc on square sq to a.
+func (n *Network) Add(a *Accumulator, pc board.Piece, sq board.Square) {
+	for persp := range 2 {
+		addRow(&a.V[persp], n.row(persp, pc, sq))
+	}
+}
+
+// Sub removes piece pc on square sq from a.
+func (n *Network) Sub(a *Accumulator, pc board.Piece, sq board.Square) {
+	for persp := range 2 {
+		subRow(&a.V[persp], n.row(persp, pc, sq))
+	}
+}
+
+// Move moves piece pc from square from to square to in a.
+func (n *Network) Move(a *Accumulator, pc board.Piece, from, to board.Square) {
+	for persp := range 2 {
+		v := &a.V[persp]
+		addSub(v, v, n.row(persp, pc, to), n.row(persp, pc, from))
+	}
+}
+
+// Output returns the network's evaluation of accumulators a with stm to
+// move, in centipawns from stm's point of view.
+func (n *Network) Output(a *Accumulator, stm board.Color) int {
+	s := output(&a.V[stm&1], &a.V[stm&1^1], &n.W2)
+	v := s/QA + int64(n.B2)
+	return int(v * Scale / (QA * QB))
+}
+
+// Evaluate returns the network's evaluation of p in centipawns from the
+// side to move's point of view, refreshing accumulators from scratch: for
+// single positions; a search keeps a Stack instead.
+func (n *Network) Evaluate(p *board.Position) int {
+	var a Accumulator
+	n.Refresh(&a, p)
+	return n.Output(&a, p.SideToMove())
+}
+
+// piecePlace is a piece on a square.
+type piecePlace struct {
+	pc board.Piece
+	sq board.Square
+}
+
+// Delta is what a move changes in the features: the pieces it adds and
+// removes (at most two of each: castling moves two pieces, a capturing
+// promotion removes two).
+type Delta struct {
+	add, sub   [2]piecePlace
+	nAdd, nSub uint8
+}
+
+// DeltaOf returns the feature changes of move m in position p; call it
+// before the move is made. m must be legal in p (or a pseudo-legal move the
+// position would play).
+func DeltaOf(p *board.Position, m board.Move) Delta {
+	var d Delta
+	from, to := m.From(), m.To()
+	pc := p.PieceAt(from)
+	us := pc.Color()
+	switch {
+	case m.IsCastling():
+		rfrom, rto := board.H1, board.F1
+		if to.File() == 2 {
+			rfrom, rto = board.A1, board.D1
+		}
+		if us == board.Black {
+			rfrom, rto = rfrom+56, rto+56
+		}
+		rook := board.MakePiece(us, board.Rook)
+		d.add = [2]piecePlace{{pc, to}, {rook, rto}}
+		d.sub = [2]piecePlace{{pc, from}, {rook, rfrom}}
+		d.nAdd, d.nSub = 2, 2
+		return d
+	case m.IsEnPassant():
+		capSq := to - 8
+		if us == board.Black {
+			capSq = to + 8
+		}
+		d.add[0] = piecePlace{pc, to}
+		d.sub = [2]piecePlace{{pc, from}, {p.PieceAt(capSq), capSq}}
+		d.nAdd, d.nSub = 1, 2
+		return d
+	}
+	moved := pc
+	if m.IsPromotion() {
+		moved = board.MakePiece(us, m.Promotion())
+	}
+	d.add[0] = piecePlace{moved, to}
+	d.sub[0] = piecePlace{pc, from}
+	d.nAdd, d.nSub = 1, 1
+	if c := p.PieceAt(to); c != board.NoPiece {
+		d.sub[1] = piecePlace{c, to}
+		d.nSub = 2
+	}
+	return d
+}
+
+// Apply sets dst to src changed by d. dst and src may be the same.
+func (n *Network) Apply(dst, src *Accumulator, d *Delta) {
+	for persp := range 2 {
+		dv, sv := &dst.V[persp], &src.V[persp]
+		a0 := n.row(persp, d.add[0].pc, d.add[0].sq)
+		s0 := n.row(persp, d.sub[0].pc, d.sub[0].sq)
+		switch {
+		case d.nSub == 1:
+			addSub(dv, sv, a0, s0)
+		case d.nAdd == 1:
+			addSubSub(dv, sv, a0, s0, n.row(persp, d.sub[1].pc, d.sub[1].sq))
+		default:
+			addAddSubSub(dv, sv, a0, n.row(persp, d.add[1].pc, d.add[1].sq), s0, n.row(persp, d.sub[1].pc, d.sub[1].sq))
+		}
+	}
+}

@@ -1,0 +1,52 @@
+// Command gennet writes an untrained network with seeded random weights in
+// the engine's network format: the network embedded as
+// engine/nnue/default.nnue until a trained one replaces it.
+//
+//	go run ./engine/nnue/internal/gennet -seed 1 -o engine/nnue/default.nnue
+//
+// Its provenance says "untrained, seeded random: for tests; replace with a
+// trained network". Its evaluations mean nothing; the hand-crafted
+// evaluation stays the engine's default.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"chessforge/engine/nnue"
+)
+
+func main() {
+	seed := flag.Uint64("seed", 1, "seed of the random weights")
+	out := flag.String("o", "engine/nnue/default.nnue", "output file")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "gennet: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	n := nnue.Random(*seed)
+	n.Provenance, _ = json.Marshal(map[string]any{
+		"kind":    "untrained, seeded random: for tests; replace with a trained network",
+		"command": fmt.Sprintf("go run ./engine/nnue/internal/gennet -seed %d", *seed),
+		"seed":    *seed,
+	})
+	if err := write(*out, n); err != nil {
+		fmt.Fprintln(os.Stderr, "gennet:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("gennet: wrote %s, network %s\n", *out, n.ID())
+}
+
+func write(path string, n *nnue.Network) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := n.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

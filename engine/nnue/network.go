@@ -1,0 +1,259 @@
+package nnue
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// The architecture and quantization this package implements (format
+// version 1).
+const (
+	Inputs  = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
+	Hidden  = 256 // accumulator width per perspective
+	Outputs = 1
+
+	// ActivationSCReLU is the activation code of SCReLU, clamp(x, 0, QA)².
+	ActivationSCReLU = 1
+
+	QA    = 255 // scale of the feature transformer's weights and biases
+	QB    = 64  // scale of the output weights
+	Scale = 400 // output-to-centipawn factor
+
+	// Version is the file format version this package reads and writes.
+	Version = 1
+
+	// MaxW1 bounds |W1| and |B1|, MaxW2 bounds |W2| (the trainer clips
+	// the float weights to ±1.98): within them no accumulator overflows
+	// int16 and the vector output layer is exact. Parse rejects files
+	// beyond them.
+	MaxW1 = 505
+	MaxW2 = 127
+)
+
+// Magic opens every network file.
+const Magic = "CFNN"
+
+const (
+	headerSize  = 72 // magic, version, architecture, quantization, hash, provenance length
+	payloadSize = Inputs*Hidden*2 + Hidden*2 + 2*Hidden*2 + 4
+	// maxProvenance bounds the provenance, so that a corrupt length is
+	// reported instead of allocating gigabytes.
+	maxProvenance = 1 << 20
+)
+
+// Network is a loaded network: the quantized weights and what the file says
+// about where they came from. It is read-only once loaded and safe for
+// concurrent use; each search thread keeps its own accumulators.
+type Network struct {
+	// W1[i] is the row of feature i: its weight for each hidden unit.
+	W1 [Inputs][Hidden]int16
+	// B1 is the feature transformer's bias.
+	B1 [Hidden]int16
+	// W2 are the output weights: [0, Hidden) for the side to move's
+	// accumulator, [Hidden, 2·Hidden) for the other side's.
+	W2 [2 * Hidden]int16
+	// B2 is the output bias, scaled by QA·QB.
+	B2 int32
+	// Provenance is the file's provenance, a JSON object (the command,
+	// seed, positions, epochs, losses, dataset, creation time).
+	Provenance []byte
+
+	hash [sha256.Size]byte
+}
+
+// ID returns the network's id: the first 16 hex digits of the SHA-256 of
+// its payload (the weights as stored in the file).
+func (n *Network) ID() string { return hex.EncodeToString(n.hash[:8]) }
+
+// Hash returns the SHA-256 of the network's payload.
+func (n *Network) Hash() [sha256.Size]byte { return n.hash }
+
+// FormatError is the error of a network file that cannot be used: Name names
+// the file, Problem says what is wrong with it.
+type FormatError struct {
+	Name    string
+	Problem string
+}
+
+func (e *FormatError) Error() string { return "nnue: " + e.Name + ": " + e.Problem }
+
+// ErrFormat is matched by every FormatError with errors.Is.
+var ErrFormat = errors.New("nnue: bad network file")
+
+// Is reports whether target is ErrFormat.
+func (e *FormatError) Is(target error) bool { return target == ErrFormat }
+
+func formatErr(name, format string, args ...any) error {
+	return &FormatError{Name: name, Problem: fmt.Sprintf(format, args...)}
+}
+
+//go:embed default.nnue
+var defaultNet []byte
+
+// DefaultName is the name the embedded default network's errors and
+// reports use.
+const DefaultName = "default.nnue (embedded)"
+
+// Default returns the network embedded in the binary (engine/nnue/default.nnue).
+// Each call decodes it afresh; callers keep the result.
+func Default() (*Network, error) {
+	return Parse(defaultNet, DefaultName)
+}
+
+// LoadFile reads the network file at path.
+func LoadFile(path string) (*Network, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Load reads a network from r; name names the source in errors. It reads r
+// to its end: a file must end exactly after its payload.
+func Load(r io.Reader, name string) (*Network, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %s: %w", name, err)
+	}
+	return Parse(data, name)
+}
+
+// Parse decodes a network file held in data; name names it in errors.
+func Parse(data []byte, name string) (*Network, error) {
+	if len(data) < 4 || string(data[:4]) != Magic {
+		head := data[:min(len(data), 4)]
+		return nil, formatErr(name, "not a chessforge network: magic %q, want %q", head, Magic)
+	}
+	if len(data) < headerSize {
+		return nil, formatErr(name, "truncated header: expected at least %d bytes, got %d", headerSize, len(data))
+	}
+	u32 := func(off int) uint32 { return binary.LittleEndian.Uint32(data[off:]) }
+	if v := u32(4); v != Version {
+		return nil, formatErr(name, "unsupported format version %d (this engine reads version %d)", v, Version)
+	}
+	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
+	if arch != [4]uint32{Inputs, Hidden, Outputs, ActivationSCReLU} {
+		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, %d, %d, %d (SCReLU)",
+			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, Outputs, ActivationSCReLU)
+	}
+	quant := [3]uint32{u32(24), u32(28), u32(32)}
+	if quant != [3]uint32{QA, QB, Scale} {
+		return nil, formatErr(name, "other quantization: QA %d, QB %d, SCALE %d; this engine uses %d, %d, %d",
+			quant[0], quant[1], quant[2], QA, QB, Scale)
+	}
+	var want [sha256.Size]byte
+	copy(want[:], data[36:68])
+	provLen := u32(68)
+	if provLen > maxProvenance {
+		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
+	}
+	total := headerSize + int(provLen) + payloadSize
+	if len(data) < total {
+		return nil, formatErr(name, "truncated: expected %d bytes, got %d", total, len(data))
+	}
+	if len(data) > total {
+		return nil, formatErr(name, "%d trailing bytes after the payload (expected %d bytes, got %d)", len(data)-total, total, len(data))
+	}
+	payload := data[headerSize+int(provLen):]
+	if got := sha256.Sum256(payload); got != want {
+		return nil, formatErr(name, "hash mismatch: header says %x, payload hashes to %x", want[:8], got[:8])
+	}
+	n := new(Network)
+	n.hash = want
+	n.Provenance = bytes.Clone(data[headerSize : headerSize+int(provLen)])
+	off := 0
+	i16 := func() int16 {
+		v := int16(binary.LittleEndian.Uint16(payload[off:]))
+		off += 2
+		return v
+	}
+	for i := range n.W1 {
+		for j := range n.W1[i] {
+			n.W1[i][j] = i16()
+		}
+	}
+	for j := range n.B1 {
+		n.B1[j] = i16()
+	}
+	for j := range n.W2 {
+		n.W2[j] = i16()
+	}
+	n.B2 = int32(binary.LittleEndian.Uint32(payload[off:]))
+	if err := n.checkRanges(); err != nil {
+		return nil, formatErr(name, "%v", err)
+	}
+	return n, nil
+}
+
+// checkRanges reports the first weight beyond MaxW1 or MaxW2.
+func (n *Network) checkRanges() error {
+	for i := range n.W1 {
+		for j, w := range n.W1[i] {
+			if w < -MaxW1 || w > MaxW1 {
+				return fmt.Errorf("weight out of range: W1[%d][%d] = %d, the format allows |w| <= %d", i, j, w, MaxW1)
+			}
+		}
+	}
+	for j, w := range n.B1 {
+		if w < -MaxW1 || w > MaxW1 {
+			return fmt.Errorf("weight out of range: b1[%d] = %d, the format allows |b| <= %d", j, w, MaxW1)
+		}
+	}
+	for j, w := range n.W2 {
+		if w < -MaxW2 || w > MaxW2 {
+			return fmt.Errorf("weight out of range: W2[%d] = %d, the format allows |w| <= %d", j, w, MaxW2)
+		}
+	}
+	return nil
+}
+
+// payload returns the weights as the file stores them.
+func (n *Network) payload() []byte {
+	b := make([]byte, 0, payloadSize)
+	for i := range n.W1 {
+		for _, w := range n.W1[i] {
+			b = binary.LittleEndian.AppendUint16(b, uint16(w))
+		}
+	}
+	for _, w := range n.B1 {
+		b = binary.LittleEndian.AppendUint16(b, uint16(w))
+	}
+	for _, w := range n.W2 {
+		b = binary.LittleEndian.AppendUint16(b, uint16(w))
+	}
+	return binary.LittleEndian.AppendUint32(b, uint32(n.B2))
+}
+
+// Seal computes the network's hash from its weights; call it after setting
+// the weights of a Network built in memory, before using ID or Write.
+func (n *Network) Seal() { n.hash = sha256.Sum256(n.payload()) }
+
+// Write writes the network in the file format, with its Provenance, to w,
+// and sets its hash to the payload's. Weights beyond MaxW1 or MaxW2 are an
+// error: no engine would read the file.
+func (n *Network) Write(w io.Writer) error {
+	if err := n.checkRanges(); err != nil {
+		return fmt.Errorf("nnue: %w", err)
+	}
+	payload := n.payload()
+	n.hash = sha256.Sum256(payload)
+	bw := bufio.NewWriter(w)
+	bw.WriteString(Magic)
+	for _, v := range []uint32{Version, Inputs, Hidden, Outputs, ActivationSCReLU, QA, QB, Scale} {
+		binary.Write(bw, binary.LittleEndian, v)
+	}
+	bw.Write(n.hash[:])
+	binary.Write(bw, binary.LittleEndian, uint32(len(n.Provenance)))
+	bw.Write(n.Provenance)
+	bw.Write(payload)
+	return bw.Flush()
+}

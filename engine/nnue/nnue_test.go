@@ -1,0 +1,460 @@
+package nnue
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"chessforge/engine/board"
+)
+
+// paths runs f once per kernel path this build and processor have: the
+// pure-Go one and, with GOEXPERIMENT=simd on an AVX2 processor, the vector
+// one.
+func paths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	defer setSIMD(true)
+	setSIMD(false)
+	t.Run("scalar", f)
+	if setSIMD(true) {
+		t.Run("simd", f)
+	}
+}
+
+// refEval is the forward pass written straight from the format's formula,
+// without the package's tables or kernels: features by scanning the board,
+// accumulators in int64.
+func refEval(n *Network, p *board.Position) int {
+	var acc [2][Hidden]int64
+	for persp := range 2 {
+		for j := range Hidden {
+			acc[persp][j] = int64(n.B1[j])
+		}
+		for sq := range 64 {
+			pc := p.PieceAt(board.Square(sq))
+			if pc == board.NoPiece {
+				continue
+			}
+			c, typ := int(pc.Color()), int(pc.Type())
+			rel := 6
+			if c == persp {
+				rel = 0
+			}
+			s := sq
+			if persp == 1 {
+				s = sq ^ 56
+			}
+			idx := (rel+typ)*64 + s
+			for j := range Hidden {
+				acc[persp][j] += int64(n.W1[idx][j])
+			}
+		}
+	}
+	screlu := func(x int64) int64 {
+		x = min(max(x, 0), QA)
+		return x * x
+	}
+	stm := int(p.SideToMove())
+	var s int64
+	for j := range Hidden {
+		s += screlu(acc[stm][j]) * int64(n.W2[j])
+		s += screlu(acc[1-stm][j]) * int64(n.W2[Hidden+j])
+	}
+	v := s/QA + int64(n.B2)
+	return int(v * Scale / (QA * QB))
+}
+
+// namedFENs are positions with every kind of move close at hand.
+var namedFENs = []string{
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+	"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+	"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+	"n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+	"r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+	"r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+}
+
+// randomGames returns the positions along count random games from the
+// named positions, seeded, each at most plies moves long.
+func randomPositions(t testing.TB, seed uint64, count, plies int) []*board.Position {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var out []*board.Position
+	for g := range count {
+		p, err := board.ParseFEN(namedFENs[g%len(namedFENs)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p.Clone())
+		for range plies {
+			moves := legalMoves(p)
+			if len(moves) == 0 {
+				break
+			}
+			p.MakeMove(moves[rng.IntN(len(moves))])
+			out = append(out, p.Clone())
+		}
+	}
+	return out
+}
+
+func TestForwardPassEqualsReference(t *testing.T) {
+	positions := randomPositions(t, 7, 16, 60)
+	for seed := range uint64(3) {
+		n := Random(seed)
+		paths(t, func(t *testing.T) {
+			for _, p := range positions {
+				if got, want := n.Evaluate(p), refEval(n, p); got != want {
+					t.Fatalf("net %d, %s: Evaluate = %d, reference = %d", seed, p.FEN(), got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestIncrementalEqualsRefresh plays random games and checks, at every ply
+// and for both perspectives, that the accumulators updated by each move's
+// Delta (and by a Stack, lazily) equal a refresh from scratch; the games
+// must between them contain every kind of move.
+func TestIncrementalEqualsRefresh(t *testing.T) {
+	n := Random(11)
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		seen := map[string]bool{}
+		var inc, full Accumulator
+		st := NewStack(n, 400)
+		for g := range 200 {
+			p, err := board.ParseFEN(namedFENs[g%len(namedFENs)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.Refresh(&inc, p)
+			st.Reset(p)
+			for ply := 0; ply < 160; ply++ {
+				moves := legalMoves(p)
+				if len(moves) == 0 {
+					break
+				}
+				m := moves[rng.IntN(len(moves))]
+				for _, k := range moveKinds(p, m) {
+					seen[k] = true
+				}
+				d := DeltaOf(p, m)
+				st.Push(p, m)
+				p.MakeMove(m)
+				n.Apply(&inc, &inc, &d)
+				n.Refresh(&full, p)
+				if inc != full {
+					t.Fatalf("game %d ply %d after %v: incremental accumulators differ from a refresh (%s)", g, ply, m, p.FEN())
+				}
+				if rng.IntN(3) == 0 { // evaluate lazily, skipping plies
+					if got, want := st.Evaluate(p), n.Output(&full, p.SideToMove()); got != want {
+						t.Fatalf("game %d ply %d: stack evaluates %d, refresh %d", g, ply, got, want)
+					}
+				}
+				if rng.IntN(8) == 0 { // a null move there and back
+					st.PushNull()
+					p.MakeNullMove()
+					if got, want := st.Evaluate(p), n.Evaluate(p); got != want {
+						t.Fatalf("game %d ply %d: after a null move the stack evaluates %d, refresh %d", g, ply, got, want)
+					}
+					p.UnmakeNullMove()
+					st.Pop()
+				}
+				if rng.IntN(6) == 0 { // take the move back and check the parent
+					st.Pop()
+					p.UnmakeMove()
+					if got, want := st.Evaluate(p), n.Evaluate(p); got != want {
+						t.Fatalf("game %d ply %d: after Pop the stack evaluates %d, refresh %d", g, ply, got, want)
+					}
+					st.Push(p, m)
+					p.MakeMove(m)
+				}
+			}
+		}
+		var missing []string
+		for _, k := range []string{"O-O white", "O-O-O white", "O-O black", "O-O-O black", "en passant",
+			"=N", "=B", "=R", "=Q", "xP", "xN", "xB", "xR", "xQ", "king move"} {
+			if !seen[k] {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) > 0 {
+			t.Errorf("the games never played %s", strings.Join(missing, ", "))
+		}
+	})
+}
+
+// moveKinds names the kinds of move m is in p.
+func moveKinds(p *board.Position, m board.Move) []string {
+	var k []string
+	pc := p.PieceAt(m.From())
+	switch {
+	case m.IsCastling():
+		side := "O-O"
+		if m.To().File() == 2 {
+			side = "O-O-O"
+		}
+		k = append(k, side+" "+pc.Color().String())
+	case m.IsEnPassant():
+		k = append(k, "en passant", "xP")
+	case m.IsPromotion():
+		k = append(k, "="+string("PNBRQK"[m.Promotion()]))
+	}
+	if c := p.PieceAt(m.To()); c != board.NoPiece && !m.IsCastling() {
+		k = append(k, "x"+string("PNBRQK"[c.Type()]))
+	}
+	if pc.Type() == board.King && !m.IsCastling() {
+		k = append(k, "king move")
+	}
+	return k
+}
+
+// mirrorFEN returns the colour-mirrored position: ranks reversed, colours
+// swapped, the other side to move.
+func mirrorFEN(fen string) string {
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, j := 0, len(ranks)-1; i < j; i, j = i+1, j-1 {
+		ranks[i], ranks[j] = ranks[j], ranks[i]
+	}
+	swap := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z':
+				return r - 'a' + 'A'
+			case r >= 'A' && r <= 'Z':
+				return r - 'A' + 'a'
+			}
+			return r
+		}, s)
+	}
+	f[0] = swap(strings.Join(ranks, "/"))
+	if f[1] == "w" {
+		f[1] = "b"
+	} else {
+		f[1] = "w"
+	}
+	if f[2] != "-" {
+		c := swap(f[2])
+		var up, low string
+		for _, r := range c {
+			if r >= 'A' && r <= 'Z' {
+				up += string(r)
+			} else {
+				low += string(r)
+			}
+		}
+		f[2] = up + low
+	}
+	if f[3] != "-" {
+		f[3] = string(f[3][0]) + string("87654321"[f[3][1]-'1'])
+	}
+	return strings.Join(f, " ")
+}
+
+func TestColourMirrorSameScore(t *testing.T) {
+	n := Random(5)
+	paths(t, func(t *testing.T) {
+		for _, p := range randomPositions(t, 9, 8, 80) {
+			m, err := board.ParseFEN(mirrorFEN(p.FEN()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := n.Evaluate(p), n.Evaluate(m); a != b {
+				t.Fatalf("%s evaluates %d, its mirror %s %d", p.FEN(), a, m.FEN(), b)
+			}
+		}
+	})
+}
+
+// TestKernelsAgree compares every kernel's dispatched form with the pure-Go
+// one on random rows, extremes included.
+func TestKernelsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	row := func(lo, hi int) *[Hidden]int16 {
+		var r [Hidden]int16
+		for j := range r {
+			r[j] = int16(lo + rng.IntN(hi-lo+1))
+		}
+		return &r
+	}
+	paths(t, func(t *testing.T) {
+		for range 200 {
+			src, a0, a1, s0, s1 := row(-20000, 20000), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1)
+			var got, want [Hidden]int16
+			addSub(&got, src, a0, s0)
+			scalarAddSub(&want, src, a0, s0)
+			if got != want {
+				t.Fatal("addSub differs")
+			}
+			addSubSub(&got, src, a0, s0, s1)
+			scalarAddSubSub(&want, src, a0, s0, s1)
+			if got != want {
+				t.Fatal("addSubSub differs")
+			}
+			addAddSubSub(&got, src, a0, a1, s0, s1)
+			scalarAddAddSubSub(&want, src, a0, a1, s0, s1)
+			if got != want {
+				t.Fatal("addAddSubSub differs")
+			}
+			got, want = *src, *src
+			addRow(&got, a0)
+			scalarAddRow(&want, a0)
+			subRow(&got, a1)
+			scalarSubRow(&want, a1)
+			if got != want {
+				t.Fatal("addRow/subRow differ")
+			}
+			var w [2 * Hidden]int16
+			for j := range w {
+				w[j] = int16(rng.IntN(2*MaxW2+1) - MaxW2)
+			}
+			if rng.IntN(4) == 0 { // the extreme: every lane at QA, every weight at ±MaxW2
+				for j := range src {
+					src[j] = QA
+					w[j] = MaxW2
+					w[Hidden+j] = -MaxW2
+				}
+			}
+			if g, w := output(src, a0, &w), scalarOutput(src, a0, &w); g != w {
+				t.Fatalf("output %d, pure Go %d", g, w)
+			}
+		}
+	})
+}
+
+func TestEvaluationAllocatesNothing(t *testing.T) {
+	n := Random(2)
+	p, _ := board.ParseFEN(namedFENs[1])
+	st := NewStack(n, 8)
+	st.Reset(p)
+	moves := legalMoves(p)
+	paths(t, func(t *testing.T) {
+		allocs := testing.AllocsPerRun(100, func() {
+			for _, m := range moves {
+				st.Push(p, m)
+				p.MakeMove(m)
+				st.Evaluate(p)
+				p.UnmakeMove()
+				st.Pop()
+			}
+			n.Evaluate(p)
+		})
+		if allocs != 0 {
+			t.Errorf("evaluation allocates %v times per run", allocs)
+		}
+	})
+}
+
+func encode(t *testing.T, n *Network) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := n.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	n := Random(3)
+	data := encode(t, n)
+	m, err := Parse(data, "x.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.W1 != n.W1 || m.B1 != n.B1 || m.W2 != n.W2 || m.B2 != n.B2 || !bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() {
+		t.Fatal("the network read back differs from the one written")
+	}
+	if len(m.ID()) != 16 {
+		t.Errorf("ID %q, want 16 hex digits", m.ID())
+	}
+	if _, err := Load(bytes.NewReader(data), "r.nnue"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadFiles(t *testing.T) {
+	good := encode(t, Random(4))
+	provLen := int(binary.LittleEndian.Uint32(good[68:]))
+	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
+	put := func(off int, v uint32) []byte {
+		return edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[off:], v); return b })
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "magic"},
+		{"magic", edit(func(b []byte) []byte { copy(b, "NNUE"); return b }), "not a chessforge network"},
+		{"version", put(4, 2), "unsupported format version 2"},
+		{"hidden", put(12, 512), "other architecture"},
+		{"activation", put(20, 0), "other architecture"},
+		{"quantization", put(24, 127), "other quantization"},
+		{"header", good[:40], "truncated header"},
+		{"truncated", good[:len(good)-1], "truncated: expected"},
+		{"trailing", append(bytes.Clone(good), 0), "trailing bytes"},
+		{"hash", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), "hash mismatch"},
+		{"provenance", put(68, 1<<30), "provenance length"},
+	}
+	for _, c := range cases {
+		_, err := Parse(c.data, "bad-"+c.name+".nnue")
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "bad-"+c.name+".nnue") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q, want the file's name and %q", c.name, err, c.want)
+		}
+	}
+	// A weight beyond the range, with a hash that matches it.
+	n := Random(4)
+	n.W2[3] = MaxW2 + 1
+	if err := n.Write(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "W2[3]") {
+		t.Errorf("writing an out-of-range weight: %v", err)
+	}
+	data := bytes.Clone(good)
+	payload := data[72+provLen:]
+	binary.LittleEndian.PutUint16(payload[(Inputs*Hidden+Hidden+3)*2:], uint16(MaxW2+1))
+	sum := sha256Sum(payload)
+	copy(data[36:], sum[:])
+	if _, err := Parse(data, "range.nnue"); err == nil || !strings.Contains(err.Error(), "range.nnue: weight out of range: W2[3]") {
+		t.Errorf("out-of-range weight: %v", err)
+	}
+}
+
+func TestDefaultNetworkLoads(t *testing.T) {
+	n, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := board.NewPosition()
+	if got, want := n.Evaluate(p), refEval(n, p); got != want {
+		t.Errorf("default network: start position %d, reference %d", got, want)
+	}
+	if !strings.Contains(string(n.Provenance), "command") {
+		t.Errorf("default network's provenance %q names no command", n.Provenance)
+	}
+}
+
+func TestFeatureIndex(t *testing.T) {
+	// White's perspective is the dataset's plane layout, plane*64 + sq.
+	for pc := board.Piece(0); pc < 12; pc++ {
+		for sq := board.Square(0); sq < 64; sq++ {
+			if got := FeatureIndex(board.White, pc, sq); got != int(pc)*64+int(sq) {
+				t.Fatalf("white %v on %v: %d", pc, sq, got)
+			}
+			flipped := board.MakePiece(pc.Color().Other(), pc.Type())
+			if got, want := FeatureIndex(board.Black, pc, sq), int(flipped)*64+int(sq^56); got != want {
+				t.Fatalf("black %v on %v: %d, want %d", pc, sq, got, want)
+			}
+		}
+	}
+}

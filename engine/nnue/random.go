@@ -1,0 +1,42 @@
+package nnue
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+)
+
+// Random returns an untrained network with weights drawn from a generator
+// seeded with seed, within the format's ranges: W1 mostly in ±128 with a few
+// at ±MaxW1, B1 in [-128, 255], W2 in ±MaxW2, so that accumulators reach
+// both ends of the clamp. Its provenance says what it is. It serves tests
+// and the generator of the placeholder-free default network
+// (internal/gennet); its evaluations mean nothing.
+func Random(seed uint64) *Network {
+	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
+	n := new(Network)
+	for i := range n.W1 {
+		for j := range n.W1[i] {
+			n.W1[i][j] = int16(rng.IntN(257) - 128)
+			if rng.IntN(512) == 0 {
+				n.W1[i][j] = MaxW1
+				if rng.IntN(2) == 0 {
+					n.W1[i][j] = -MaxW1
+				}
+			}
+		}
+	}
+	for j := range n.B1 {
+		n.B1[j] = int16(rng.IntN(384) - 128)
+	}
+	for j := range n.W2 {
+		n.W2[j] = int16(rng.IntN(2*MaxW2+1) - MaxW2)
+	}
+	n.B2 = int32(rng.IntN(2*QA*QB+1) - QA*QB)
+	n.Provenance, _ = json.Marshal(map[string]any{
+		"kind":    "untrained, seeded random: for tests; replace with a trained network",
+		"command": "nnue.Random",
+		"seed":    seed,
+	})
+	n.Seal()
+	return n
+}

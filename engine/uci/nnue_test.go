@@ -1,0 +1,83 @@
+package uci
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"chessforge/engine/nnue"
+)
+
+// TestNNUEOptions checks Use NNUE and EvalFile: the handshake lists them,
+// the embedded network loads and plays, a network file loads by name, a
+// bad file is reported by name and leaves the hand-crafted evaluation, and
+// switching back gives the hand-crafted search again.
+func TestNNUEOptions(t *testing.T) {
+	out := run(t, "uci")
+	for _, want := range []string{"option name Use NNUE type check default false", "option name EvalFile type string default <empty>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("handshake lacks %q", want)
+		}
+	}
+	def, err := nnue.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := run(t, "position startpos", "go depth 4")
+	out = run(t, "setoption name Use NNUE value true", "position startpos", "go depth 4")
+	if !strings.Contains(out, "info string NNUE evaluation using "+nnue.DefaultName+", network "+def.ID()) ||
+		!strings.Contains(out, "bestmove ") {
+		t.Errorf("Use NNUE with the embedded network:\n%s", out)
+	}
+	if lastInfo(out) == lastInfo(hand) {
+		t.Errorf("the network's search reports what the hand-crafted one does: %s", lastInfo(out))
+	}
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "my net.nnue")
+	net := nnue.Random(4)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := net.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out = run(t, "setoption name EvalFile value "+path, "setoption name Use NNUE value true")
+	if !strings.Contains(out, "NNUE evaluation using "+path+", network "+net.ID()) {
+		t.Errorf("EvalFile %s:\n%s", path, out)
+	}
+
+	bad := filepath.Join(dir, "bad.nnue")
+	if err := os.WriteFile(bad, []byte("CFNN\x02"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = run(t, "setoption name Use NNUE value true", "setoption name EvalFile value "+bad, "position startpos", "go depth 4")
+	if !strings.Contains(out, "info string nnue: "+bad+": truncated header") || !strings.Contains(out, "hand-crafted evaluation stays") ||
+		lastInfo(out) != lastInfo(hand) {
+		t.Errorf("a bad EvalFile:\n%s", out)
+	}
+	out = run(t, "setoption name Use NNUE value true", "setoption name Use NNUE value false", "position startpos", "go depth 4")
+	if lastInfo(out) != lastInfo(hand) {
+		t.Errorf("Use NNUE false again: %s, hand-crafted %s", lastInfo(out), lastInfo(hand))
+	}
+	if out := run(t, "setoption name Use NNUE value yes"); !strings.Contains(out, "not true or false") {
+		t.Errorf("Use NNUE yes: %s", out)
+	}
+}
+
+// lastInfo returns the last info line with a score, less its timing fields.
+func lastInfo(out string) string {
+	last := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "info depth") {
+			last = l
+		}
+	}
+	if i := strings.Index(last, " nps "); i >= 0 {
+		last = last[:i]
+	}
+	return last
+}
