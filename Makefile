@@ -15,9 +15,16 @@ all: build
 # picks up): about 5% more nodes per second. `make pgo` renews the profile.
 PGO ?= cmd/engine/default.pgo
 
+# The network's vector path (AVX2, through Go 1.26's experimental
+# simd/archsimd; engine/nnue/kernels_simd.go) is compiled in on amd64 and
+# chosen at run time where the processor has AVX2: about 4x the network's
+# nodes per second of the pure-Go path, with the same results. A plain
+# `go build` takes the pure-Go path. SIMD= (empty) builds without it.
+SIMD    ?= $(if $(filter amd64,$(shell $(GO) env GOARCH)),simd)
+
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -pgo=$(PGO) -o $(BIN)/ ./cmd/...
+	GOEXPERIMENT=$(SIMD) $(GO) build -pgo=$(PGO) -o $(BIN)/ ./cmd/...
 
 pgo:
 	$(GO) test -run '^$$' -bench BenchmarkBench -benchtime 12x -cpuprofile $(CURDIR)/cmd/engine/default.pgo ./engine/search/
@@ -35,6 +42,7 @@ test: build test-nodecheck test-python
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -timeout 20m ./...
+	$(if $(SIMD),GOEXPERIMENT=$(SIMD) $(GO) test -race ./engine/nnue/ ./engine/search/)
 
 # Independent proof that outside readers take our datasets: DuckDB (its own
 # Parquet reader in C++) and hyparquet (one in plain JavaScript), both from
