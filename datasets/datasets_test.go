@@ -1,8 +1,10 @@
 package datasets
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -610,5 +612,36 @@ func TestReaderTakesFilesOfOtherWriters(t *testing.T) {
 	if _, err := Open(filepath.Join(dir, "required.parquet"), &ReaderOptions{Columns: []string{ColDepth}}); err == nil ||
 		!strings.Contains(err.Error(), `missing column "depth"`) {
 		t.Errorf("asking for a column the file lacks: %v", err)
+	}
+}
+
+// TestMetadataIsWrittenInKeyOrder: the same options write the same bytes,
+// whatever order Go's map iteration takes over several metadata keys.
+func TestMetadataIsWrittenInKeyOrder(t *testing.T) {
+	dir := t.TempDir()
+	opts := testOptions()
+	opts.Metadata = map[string]string{}
+	for _, k := range []string{"z.one", "a.two", "m.three", "b.four", "y.five", "c.six", "x.seven", "d.eight"} {
+		opts.Metadata[k] = k
+	}
+	var first []byte
+	for i := range 8 {
+		path := filepath.Join(dir, fmt.Sprintf("m%d.parquet", i))
+		w, err := Create(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = data
+		} else if !bytes.Equal(data, first) {
+			t.Fatalf("write %d differs from the first", i)
+		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -39,7 +41,8 @@ type WriterOptions struct {
 	// Config is the full generation config as a JSON object; SPEC §3 asks
 	// for all of it, seed included.
 	Config []byte
-	// Metadata holds further key-value pairs for the file footer.
+	// Metadata holds further key-value pairs for the file footer, written
+	// in key order.
 	Metadata map[string]string
 	// RowGroupRows is the number of rows per row group (default
 	// DefaultRowGroupRows): the unit streaming readers load and shard by.
@@ -171,11 +174,12 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	for _, kv := range writerMetadata(opts.EngineVersion, opts.Config) {
 		meta.Append(kv[0], kv[1])
 	}
-	for k, v := range opts.Metadata {
+	// In key order, so that the same options write the same bytes.
+	for _, k := range slices.Sorted(maps.Keys(opts.Metadata)) {
 		if IsWriterKey(k) {
 			return nil, fmt.Errorf("datasets: %s: metadata key %q is set by the writer", path, k)
 		}
-		meta.Append(k, v)
+		meta.Append(k, opts.Metadata[k])
 	}
 
 	if c := pqSchema.Column(planesColumn); c.MaxDefinitionLevel() != 1 || c.MaxRepetitionLevel() != 1 {
