@@ -6,7 +6,7 @@ GO      ?= go
 export GOAMD64 ?= v2
 BIN     := bin
 
-.PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop
+.PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop nnue
 
 all: build
 
@@ -106,3 +106,10 @@ selfplay: build
 # configs/loop.json sets each stage's arguments (scale it up there).
 loop: build
 	$(BIN)/loop -config configs/loop.json
+
+# The network recipe: self-play, NumPy export, train (chessforge-nnue in
+# .venv, made when missing), export the best epoch, SPRT match against the
+# hand-crafted evaluation, all in data/nnue-recipe; rerun to resume or grow.
+# configs/nnue.json sets each stage's arguments (about two hours on 2 cores).
+nnue: build
+	$(BIN)/nnue -config configs/nnue.json

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"chessforge/configs"
+)
+
+// defaultConfigFile is the configuration `make nnue` and a bare `nnue` read.
+const defaultConfigFile = "configs/nnue.json"
+
+// Config is the recipe's settings: where it works, the Python environment
+// that trains, and the extra arguments of each stage's command. Each is
+// declared here once: its json name is both its key in the config file
+// (configs/nnue.json) and its flag (see package configs); defaultConfig
+// gives the defaults.
+type Config struct {
+	WorkDir      string   `json:"work-dir" usage:"directory of the recipe's data, kept between runs so that each stage resumes"`
+	PythonEnv    string   `json:"python-env" usage:"virtual environment with chessforge-nnue (made from datasets/python when missing)"`
+	SelfplayArgs []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn, -resume), space-separated"`
+	TrainArgs    []string `json:"train-args" usage:"chessforge-nnue train arguments (besides DATA, --out, --resume), space-separated"`
+	MatchArgs    []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
+}
+
+// defaultConfig returns the defaults of every setting.
+func defaultConfig() Config {
+	return Config{WorkDir: "data/nnue-recipe", PythonEnv: ".venv"}
+}
+
+// validate reports a setting that cannot be used.
+func (c *Config) validate() error {
+	if c.WorkDir == "" || c.PythonEnv == "" {
+		return fmt.Errorf("work-dir and python-env must not be empty")
+	}
+	return nil
+}
+
+// loadConfig reads the config file at path over the defaults.
+func loadConfig(path string) (Config, error) {
+	c := defaultConfig()
+	if err := configs.Load(path, &c); err != nil {
+		return c, err
+	}
+	if err := c.validate(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// parseArgs reads the flags over the config file (-config, by default
+// configs/nnue.json) over the defaults. The usage, when asked for (-h),
+// goes to stdout and the error is flag.ErrHelp; a mistake in the command
+// line or the config file is a *configs.UsageError.
+func parseArgs(args []string, stdout io.Writer) (Config, error) {
+	c := defaultConfig()
+	fs := flag.NewFlagSet("nnue", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: nnue [-config FILE] [flags]\n\nRuns the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork, match it against the hand-crafted evaluation. Each stage resumes or skips\nwhat an earlier run made. Flags override the config file, whose keys are the flags' names.\n\n")
+		fs.PrintDefaults()
+	}
+	b, err := configs.Bind(fs, &c, defaultConfigFile)
+	if err != nil {
+		return c, err
+	}
+	if err := configs.ParseFlags(fs, args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, configs.Usagef("unexpected arguments %q", fs.Args())
+	}
+	if err := b.Apply(); err != nil {
+		return c, err
+	}
+	if err := c.validate(); err != nil {
+		return c, configs.AsUsage(err)
+	}
+	return c, nil
+}

@@ -1,0 +1,312 @@
+// Command nnue runs the recipe that turns self-play into a network the
+// engine plays with, and proves it in a match: self-play with the current
+// engine, export the positions to NumPy, train with chessforge-nnue (the
+// Python package in datasets/python), export the checkpoint with the lowest
+// validation loss to the engine's network format, and match the network
+// against the hand-crafted evaluation with SPRT. `make nnue` runs it with
+// configs/nnue.json.
+//
+// Every stage keeps its output in the work directory and resumes from it:
+// self-play continues its job (and only reports it done when it is),
+// the NumPy export is redone only when the self-play files changed, and
+// training continues from its last checkpoint; so a larger run is the same
+// command again with larger settings, over several sittings.
+//
+// It is run from the repository root and drives bin/selfplay, bin/dataset
+// and bin/engine (built by `make build`); the match is played in process by
+// package chessforge/selfplay/match.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"chessforge/configs"
+	"chessforge/selfplay/match"
+)
+
+func main() {
+	cfg, err := parseArgs(os.Args[1:], os.Stdout)
+	if err == nil {
+		err = run(cfg, os.Stdout, os.Stderr)
+	}
+	os.Exit(configs.Exit(os.Stderr, "nnue", err))
+}
+
+// stageStart prints a stage's first line, "== HH:MM:SS name: command
+// line", and returns the time it starts.
+func stageStart(w io.Writer, name string, args []string) time.Time {
+	start := time.Now()
+	fmt.Fprintf(w, "\n== %s %s: %s\n", start.Format("15:04:05"), name, strings.Join(args, " "))
+	return start
+}
+
+// stageEnd prints a stage's last line, "== name: done in D".
+func stageEnd(w io.Writer, name string, start time.Time) {
+	fmt.Fprintf(w, "== %s: done in %v\n", name, time.Since(start).Round(time.Second))
+}
+
+// stage runs one command, echoing its output: its progress (bars on a
+// terminal, a line every few seconds in a log) goes to stderr.
+func stage(name string, stdout, stderr io.Writer, args ...string) error {
+	start := stageStart(stdout, name, args)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s failed: %w", name, err)
+	}
+	stageEnd(stdout, name, start)
+	return nil
+}
+
+// skip prints the line of a stage that has nothing to do, and why.
+func skip(w io.Writer, name, why string) {
+	fmt.Fprintf(w, "\n== %s %s: skipped, %s\n", time.Now().Format("15:04:05"), name, why)
+}
+
+// playMatch plays the recipe's match through package match, as bin/match
+// would with args: it echoes the equivalent bin/match command line as a
+// stage header, prints the match's report (ending with its summary line) to
+// stdout and its progress to stderr, and returns the result.
+func playMatch(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+	start := stageStart(stdout, name, append([]string{"bin/match"}, args...))
+	settings, err := match.ParseArgs(args, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("%s failed: %w", name, err)
+	}
+	r, err := match.Play(context.Background(), settings, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("%s failed: %w", name, err)
+	}
+	r.Report(stdout)
+	stageEnd(stdout, name, start)
+	return r, nil
+}
+
+// matchArgs is the bin/match command line (without "bin/match") that plays
+// engine with the network net, as "nnue", against engine with its
+// hand-crafted evaluation, as "hce", writing the games to pgn; extra (the
+// config's match-args) follows.
+func matchArgs(engine, net, pgn string, extra []string) []string {
+	args := []string{"-a", engine, "-a-name", "nnue", "-a-opt", "Use NNUE=true", "-a-opt", "EvalFile=" + net,
+		"-b", engine, "-b-name", "hce", "-pgn", pgn}
+	return append(args, extra...)
+}
+
+// datasetStamp describes the self-play files in dir (their names, sizes and
+// modification times, one per line, in name order): the NumPy export is
+// redone when it changes. It is empty when dir holds no Parquet file.
+func datasetStamp(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("self-play output: %w", err)
+	}
+	var b strings.Builder
+	for _, e := range entries { // ReadDir sorts by name
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".parquet") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String(), nil
+}
+
+// exportNeeded reports whether the NumPy export in npyDir must be made
+// again for the dataset described by stamp (datasetStamp), given the stamp
+// recorded in stampFile by the last export that finished: when the export
+// or the record is missing, or the dataset changed since.
+func exportNeeded(stamp, stampFile, npyDir string) bool {
+	if _, err := os.Stat(npyDir); err != nil {
+		return true
+	}
+	was, err := os.ReadFile(stampFile)
+	return err != nil || string(was) != stamp
+}
+
+// epochLoss is one epoch of a checkpoint's training history, as
+// chessforge-nnue stores it ("history" in each epoch-NNNN.pt).
+type epochLoss struct {
+	Epoch     int      `json:"epoch"`
+	TrainLoss float64  `json:"train_loss"`
+	ValLoss   *float64 `json:"val_loss"` // null without validation data
+	Positions int64    `json:"positions"`
+}
+
+// trainState is what the recipe reads from the last checkpoint: the history
+// of every epoch and the size of the training set.
+type trainState struct {
+	History   []epochLoss `json:"history"`
+	TrainRows int64       `json:"train_rows"`
+}
+
+// bestEpoch returns the epoch with the lowest validation loss (the earliest
+// of equal ones); without validation losses, the last epoch.
+func bestEpoch(history []epochLoss) (int, error) {
+	if len(history) == 0 {
+		return 0, errors.New("no epoch trained")
+	}
+	best, loss := 0, math.Inf(1)
+	for _, h := range history {
+		if h.ValLoss != nil && *h.ValLoss < loss {
+			best, loss = h.Epoch, *h.ValLoss
+		}
+	}
+	if best == 0 {
+		best = history[len(history)-1].Epoch
+	}
+	return best, nil
+}
+
+// checkpointPath is the file of a training epoch, as chessforge-nnue names it.
+func checkpointPath(dir string, epoch int) string {
+	return filepath.Join(dir, fmt.Sprintf("epoch-%04d.pt", epoch))
+}
+
+// readHistory is the Python that prints the last checkpoint's state as JSON.
+const readHistory = `import json, sys, torch
+s = torch.load(sys.argv[1], map_location="cpu")
+print(json.dumps({"history": s["history"], "train_rows": s["train_rows"]}))`
+
+// lastState reads the training history from the last checkpoint in dir
+// with python.
+func lastState(python, dir string) (trainState, string, error) {
+	cks, err := filepath.Glob(filepath.Join(dir, "epoch-*.pt"))
+	if err != nil || len(cks) == 0 {
+		return trainState{}, "", fmt.Errorf("no checkpoint in %s", dir)
+	}
+	sort.Strings(cks)
+	last := cks[len(cks)-1]
+	out, err := exec.Command(python, "-c", readHistory, last).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(exit.Stderr))
+		}
+		return trainState{}, "", fmt.Errorf("reading %s: %w", last, err)
+	}
+	var s trainState
+	if err := json.Unmarshal(out, &s); err != nil {
+		return trainState{}, "", fmt.Errorf("reading %s: %w", last, err)
+	}
+	return s, last, nil
+}
+
+// networkID finds the network's id in chessforge-nnue export's output
+// ("wrote FILE: network ID").
+var networkID = regexp.MustCompile(`: network (\S+)`)
+
+func run(cfg Config, stdout, stderr io.Writer) error {
+	start := time.Now()
+	for _, b := range []string{"bin/selfplay", "bin/dataset", "bin/engine"} {
+		if _, err := os.Stat(b); err != nil {
+			return fmt.Errorf("%s is missing: run make build first", b)
+		}
+	}
+	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+		return err
+	}
+	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
+
+	// 1. Self-play: -resume continues the job (or starts it), and a job
+	// already complete is only reported.
+	data := work("selfplay")
+	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
+	args = append(args, "-out", data, "-pgn", work("selfplay.pgn"), "-resume")
+	if err := stage("self-play", stdout, stderr, args...); err != nil {
+		return err
+	}
+
+	// 2. The NumPy export, when the self-play files changed.
+	npy, stampFile := work("npy"), work("npy.stamp")
+	stamp, err := datasetStamp(data)
+	if err != nil {
+		return err
+	}
+	if stamp == "" {
+		return fmt.Errorf("self-play wrote no Parquet file in %s", data)
+	}
+	if exportNeeded(stamp, stampFile, npy) {
+		if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if err := os.RemoveAll(npy); err != nil {
+			return err
+		}
+		if err := stage("export to NumPy", stdout, stderr, "bin/dataset", "export", "-format", "npy", data, "-out", npy); err != nil {
+			return err
+		}
+		if err := os.WriteFile(stampFile, []byte(stamp), 0o644); err != nil {
+			return err
+		}
+	} else {
+		skip(stdout, "export to NumPy", "the self-play files are those of "+npy)
+	}
+
+	// 3. Training, from the last checkpoint when there is one.
+	env := cfg.PythonEnv
+	trainer := filepath.Join(env, "bin", "chessforge-nnue")
+	if _, err := os.Stat(trainer); err != nil {
+		if err := stage("python environment", stdout, stderr, "/usr/bin/python3", "-m", "venv", "--system-site-packages", env); err != nil {
+			return err
+		}
+		if err := stage("install chessforge-nnue", stdout, stderr, filepath.Join(env, "bin", "pip"), "install", "--no-index", "--no-build-isolation", "-e", "datasets/python"); err != nil {
+			return err
+		}
+	}
+	trainDir := work("train")
+	args = append([]string{trainer, "train", npy, "--out", trainDir}, cfg.TrainArgs...)
+	if err := stage("train", stdout, stderr, append(args, "--resume")...); err != nil {
+		return err
+	}
+
+	// 4. The network: the epoch with the lowest validation loss.
+	state, last, err := lastState(filepath.Join(env, "bin", "python"), trainDir)
+	if err != nil {
+		return err
+	}
+	epoch, err := bestEpoch(state.History)
+	if err != nil {
+		return fmt.Errorf("%s: %w", last, err)
+	}
+	net := work("net.nnue")
+	var exported bytes.Buffer
+	if err := stage(fmt.Sprintf("export epoch %d (lowest validation loss of %d)", epoch, len(state.History)),
+		io.MultiWriter(stdout, &exported), stderr, trainer, "export", checkpointPath(trainDir, epoch), "--out", net); err != nil {
+		return err
+	}
+	id := "?"
+	if m := networkID.FindStringSubmatch(exported.String()); m != nil {
+		id = m[1]
+	}
+
+	// 5. The match against the hand-crafted evaluation.
+	res, err := playMatch("match: the network against the hand-crafted evaluation",
+		matchArgs("bin/engine", net, work("match.pgn"), cfg.MatchArgs), stdout, stderr)
+	if err != nil {
+		return err
+	}
+	est := res.Estimate()
+	verdict := res.Verdict()
+	if verdict == "" {
+		verdict = "no SPRT"
+	}
+	fmt.Fprintf(stdout, "\nnnue: network %s, %d positions, Elo %+.1f ± %.1f (%s), %s\n",
+		id, state.TrainRows, est.Elo, est.Margin(), verdict, time.Since(start).Round(time.Second))
+	return nil
+}

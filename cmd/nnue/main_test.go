@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"chessforge/configs"
+	"chessforge/selfplay/match"
+	"chessforge/selfplay/match/matchtest"
+	"chessforge/selfplay/match/stats"
+)
+
+func TestMain(m *testing.M) { os.Exit(matchtest.Run(m)) }
+
+func TestShippedConfigLoads(t *testing.T) {
+	c, err := loadConfig("../../configs/nnue.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || len(c.SelfplayArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 {
+		t.Errorf("settings missing: %+v", c)
+	}
+	// The match arguments, with the recipe's own, are bin/match's: they
+	// must parse and make a match with an SPRT at a clock.
+	s, err := match.ParseArgs(matchArgs("bin/engine", "net.nnue", "m.pgn", c.MatchArgs), io.Discard)
+	if err != nil {
+		t.Fatalf("match-args %q: %v", c.MatchArgs, err)
+	}
+	if s.SPRT == (match.SPRTSetting{}) || s.TC.Base == 0 {
+		t.Errorf("match-args %q: SPRT %v, time control %q", c.MatchArgs, s.SPRT, s.TC)
+	}
+	if got := s.AOpt.String(); got != "Use NNUE=true EvalFile=net.nnue" || len(s.BOpt) != 0 || s.A != s.B {
+		t.Errorf("engine A options %q, B options %q, A %q, B %q", got, s.BOpt, s.A, s.B)
+	}
+}
+
+func TestFlagsOverrideTheConfigFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nnue.json")
+	os.WriteFile(path, []byte(`{"work-dir": "w", "train-args": ["--epochs", "2"]}`), 0o644)
+	c, err := parseArgs([]string{"-config", path, "-train-args", "--epochs 1", "-python-env", "/tmp/env"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := defaultConfig()
+	want.WorkDir, want.PythonEnv, want.TrainArgs = "w", "/tmp/env", []string{"--epochs", "1"}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got  %+v\nwant %+v", c, want)
+	}
+	for _, args := range [][]string{{"-config", path, "-work-dir", ""}, {"-config", path, "-python-env", ""}, {"-config", path, "extra"}} {
+		if _, err := parseArgs(args, io.Discard); err == nil {
+			t.Errorf("%q is accepted", args)
+		}
+	}
+}
+
+// TestConfigErrorsNameTheFileAndLineAndExitTwo: a mistake in the config
+// file is a usage error of one line naming the file, the line and the key.
+func TestConfigErrorsNameTheFileAndLineAndExitTwo(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"{\n  \"work-dir\": \"x\",\n  \"train-arg\": [\"--epochs\", \"2\"]\n}\n", `line 3: unknown field "train-arg" (the keys are the flag names)`},
+		{"{\n  \"work-dir\": \"x\",\n  \"python_env\": \"e\"\n}\n", `line 3: key "python_env" is now "python-env"`},
+		{"{\n  \"work-dir\": \"x\"\n  \"python-env\": \"e\"\n}\n", "line 3: invalid character"},
+	} {
+		path := filepath.Join(dir, "nnue.json")
+		os.WriteFile(path, []byte(c.text), 0o644)
+		_, err := parseArgs([]string{"-config", path}, io.Discard)
+		var stderr bytes.Buffer
+		code := configs.Exit(&stderr, "nnue", err)
+		want := "nnue: config " + path + ": " + c.want
+		if code != 2 || !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 2 {
+			t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), want)
+		}
+	}
+}
+
+// TestExportIsRedoneOnlyWhenTheDatasetChanged: the stamp of the self-play
+// files changes with a new or grown file, and the export is redone when the
+// stamp, the recorded stamp or the export is missing or different.
+func TestExportIsRedoneOnlyWhenTheDatasetChanged(t *testing.T) {
+	dir := t.TempDir()
+	data, npy, stampFile := filepath.Join(dir, "selfplay"), filepath.Join(dir, "npy"), filepath.Join(dir, "npy.stamp")
+	os.MkdirAll(data, 0o755)
+	stamp := func() string {
+		t.Helper()
+		s, err := datasetStamp(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := stamp(); s != "" {
+		t.Errorf("no Parquet file: stamp %q", s)
+	}
+	part := filepath.Join(data, "part-0000.parquet")
+	os.WriteFile(part, []byte("abc"), 0o644)
+	os.WriteFile(filepath.Join(data, "part-0001.parquet.tmp"), []byte("unfinished"), 0o644)
+	first := stamp()
+	if !strings.HasPrefix(first, "part-0000.parquet 3 ") || strings.Count(first, "\n") != 1 {
+		t.Errorf("stamp %q", first)
+	}
+	if !exportNeeded(first, stampFile, npy) {
+		t.Error("no export yet: not redone")
+	}
+	os.MkdirAll(npy, 0o755)
+	if !exportNeeded(first, stampFile, npy) {
+		t.Error("an export without its stamp (interrupted): not redone")
+	}
+	os.WriteFile(stampFile, []byte(first), 0o644)
+	if exportNeeded(first, stampFile, npy) {
+		t.Error("the same files: redone")
+	}
+	os.WriteFile(filepath.Join(data, "part-0001.parquet"), []byte("de"), 0o644)
+	if second := stamp(); !exportNeeded(second, stampFile, npy) || !strings.HasPrefix(second, first) {
+		t.Errorf("a new file: not redone (stamp %q)", second)
+	}
+	os.WriteFile(part, []byte("abcd"), 0o644)
+	os.Chtimes(part, time.Now(), time.Now().Add(time.Hour))
+	if !exportNeeded(stamp(), stampFile, npy) {
+		t.Error("a rewritten file: not redone")
+	}
+	if _, err := datasetStamp(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing self-play directory gives no error")
+	}
+}
+
+func TestBestEpochHasTheLowestValidationLoss(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	cases := []struct {
+		history []epochLoss
+		want    int
+	}{
+		{[]epochLoss{{Epoch: 1, ValLoss: v(0.05)}, {Epoch: 2, ValLoss: v(0.04)}, {Epoch: 3, ValLoss: v(0.045)}}, 2},
+		{[]epochLoss{{Epoch: 1, ValLoss: v(0.04)}, {Epoch: 2, ValLoss: v(0.04)}}, 1},
+		{[]epochLoss{{Epoch: 1}, {Epoch: 2}, {Epoch: 3}}, 3},
+		{[]epochLoss{{Epoch: 1, ValLoss: v(math.NaN())}, {Epoch: 2, ValLoss: v(0.1)}}, 2},
+		{[]epochLoss{{Epoch: 4, ValLoss: v(0.2)}}, 4},
+	}
+	for _, c := range cases {
+		if got, err := bestEpoch(c.history); err != nil || got != c.want {
+			t.Errorf("bestEpoch(%+v) = %d, %v; want %d", c.history, got, err, c.want)
+		}
+	}
+	if _, err := bestEpoch(nil); err == nil {
+		t.Error("no history: no error")
+	}
+	if got := checkpointPath("d", 12); got != filepath.Join("d", "epoch-0012.pt") {
+		t.Errorf("checkpoint path %q", got)
+	}
+	// The history as chessforge-nnue stores it, through the JSON readHistory prints.
+	var s trainState
+	if err := jsonDecode(`{"history": [{"epoch": 1, "train_loss": 0.05, "val_loss": null, "positions": 900}, {"epoch": 2, "train_loss": 0.04, "val_loss": 0.041, "positions": 900}], "train_rows": 900}`, &s); err != nil {
+		t.Fatal(err)
+	}
+	if best, _ := bestEpoch(s.History); best != 2 || s.TrainRows != 900 || s.History[0].ValLoss != nil {
+		t.Errorf("read %+v, best epoch %d", s, best)
+	}
+}
+
+func TestNetworkIDIsReadFromTheExport(t *testing.T) {
+	m := networkID.FindStringSubmatch("wrote data/nnue-recipe/net.nnue: network 0123456789abcdef\n")
+	if m == nil || m[1] != "0123456789abcdef" {
+		t.Errorf("match %q", m)
+	}
+}
+
+// TestMatchStageReadsTheVerdictThroughGo plays the recipe's match stage
+// against fake engines, one of which forfeits every game, and checks the
+// stage header, the report ending with its summary line, and the PGN.
+func TestMatchStageReadsTheVerdictThroughGo(t *testing.T) {
+	exe := matchtest.Command(t)[0]
+	pgnPath := filepath.Join(t.TempDir(), "match.pgn")
+	args := []string{"-a", exe + " random", "-a-name", "nnue", "-b", exe + " illegal 1", "-b-name", "hce",
+		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
+	var stdout, stderr bytes.Buffer
+	res, err := playMatch("match", args, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if res.Decision != stats.AcceptH1 || res.Verdict() != "H1 accepted" {
+		t.Errorf("decision %v (%q), want H1 accepted", res.Decision, res.Verdict())
+	}
+	out := stdout.String()
+	if !regexp.MustCompile(`^\n== \d\d:\d\d:\d\d match: bin/match -a `).MatchString(out) {
+		t.Errorf("no stage header with the start time and the bin/match command line:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last, want := lines[len(lines)-2], res.Summary(); last != want || !strings.HasPrefix(want, "match: nnue vs hce: +") {
+		t.Errorf("the report ends with %q, want the summary line %q", last, want)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "== match: done in ") {
+		t.Errorf("the stage ends with %q, want its time", last)
+	}
+	if data, err := os.ReadFile(pgnPath); err != nil || strings.Count(string(data), "[Event ") != res.Score.Games() {
+		t.Errorf("the PGN holds %d games, want %d (%v)", strings.Count(string(data), "[Event "), res.Score.Games(), err)
+	}
+}
+
+// TestRunNeedsTheBinaries: run stops before any stage, with the fix, when
+// bin/ lacks a program.
+func TestRunNeedsTheBinaries(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var stdout bytes.Buffer
+	err := run(defaultConfig(), &stdout, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "bin/selfplay is missing: run make build first") || stdout.Len() != 0 {
+		t.Errorf("error %v, output %q", err, stdout.String())
+	}
+}
+
+func jsonDecode(s string, v any) error { return json.Unmarshal([]byte(s), v) }
