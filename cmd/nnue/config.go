@@ -20,6 +20,7 @@ type Config struct {
 	WorkDir      string   `json:"work-dir" usage:"directory of the recipe's data, kept between runs so that each stage resumes"`
 	PythonEnv    string   `json:"python-env" usage:"virtual environment with chessforge-nnue (made from datasets/python when missing)"`
 	SelfplayArgs []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn, -resume), space-separated"`
+	ExportArgs   []string `json:"export-args" usage:"bin/dataset export arguments (besides -format npy, the data, -out), space-separated"`
 	TrainArgs    []string `json:"train-args" usage:"chessforge-nnue train arguments (besides DATA, --out, --resume), space-separated"`
 	MatchArgs    []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
 }

@@ -7,10 +7,12 @@
 // configs/nnue.json.
 //
 // Every stage keeps its output in the work directory and resumes from it:
-// self-play continues its job (and only reports it done when it is),
-// the NumPy export is redone only when the self-play files changed, and
-// training continues from its last checkpoint; so a larger run is the same
-// command again with larger settings, over several sittings.
+// self-play continues its job (and only reports it done when it is), and
+// self-play arguments of another job (another -seed) play a new job beside
+// the earlier ones; the NumPy export of all of them is redone only when
+// their files changed; training continues from its last checkpoint up to
+// --epochs. So a larger run is the same command again, over several
+// sittings.
 //
 // It is run from the repository root and drives bin/selfplay, bin/dataset
 // and bin/engine (built by `make build`); the match is played in process by
@@ -20,6 +22,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +39,7 @@ import (
 
 	"chessforge/configs"
 	"chessforge/selfplay/match"
+	"chessforge/selfplay/match/stats"
 )
 
 func main() {
@@ -46,10 +51,18 @@ func main() {
 }
 
 // stageStart prints a stage's first line, "== HH:MM:SS name: command
-// line", and returns the time it starts.
+// line" (an argument with a space in single quotes, as a shell reads it),
+// and returns the time it starts.
 func stageStart(w io.Writer, name string, args []string) time.Time {
 	start := time.Now()
-	fmt.Fprintf(w, "\n== %s %s: %s\n", start.Format("15:04:05"), name, strings.Join(args, " "))
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if strings.ContainsAny(a, " \t") {
+			quoted[i] = "'" + a + "'"
+		}
+	}
+	fmt.Fprintf(w, "\n== %s %s: %s\n", start.Format("15:04:05"), name, strings.Join(quoted, " "))
 	return start
 }
 
@@ -105,30 +118,38 @@ func matchArgs(engine, net, pgn string, extra []string) []string {
 	return append(args, extra...)
 }
 
-// datasetStamp describes the self-play files in dir (their names, sizes and
-// modification times, one per line, in name order): the NumPy export is
-// redone when it changes. It is empty when dir holds no Parquet file.
-func datasetStamp(dir string) (string, error) {
-	entries, err := os.ReadDir(dir)
+// selfplayJob is the directory, under the work directory's selfplay/, of
+// the self-play job that args (the config's selfplay-args) describe: the
+// same arguments resume the same job, and other ones (another -seed) start
+// a job beside it, whose positions the export adds to the earlier ones.
+func selfplayJob(args []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(args, "\x00")))
+	return "job-" + hex.EncodeToString(sum[:6])
+}
+
+// datasetStamp describes the self-play files that pattern matches (their
+// names, sizes and modification times, one per line, in name order): the
+// NumPy export is redone when it changes. It is empty when nothing matches.
+func datasetStamp(pattern string) (string, error) {
+	files, err := filepath.Glob(pattern)
 	if err != nil {
-		return "", fmt.Errorf("self-play output: %w", err)
+		return "", err
 	}
+	sort.Strings(files)
 	var b strings.Builder
-	for _, e := range entries { // ReadDir sorts by name
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".parquet") {
-			continue
-		}
-		info, err := e.Info()
+	for _, f := range files {
+		info, err := os.Stat(f)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+		fmt.Fprintf(&b, "%s %d %d\n", f, info.Size(), info.ModTime().UnixNano())
 	}
 	return b.String(), nil
 }
 
 // exportNeeded reports whether the NumPy export in npyDir must be made
-// again for the dataset described by stamp (datasetStamp), given the stamp
+// again for the dataset described by stamp (the export's command line and
+// datasetStamp), given the stamp
 // recorded in stampFile by the last export that finished: when the export
 // or the record is missing, or the dataset changed since.
 func exportNeeded(stamp, stampFile, npyDir string) bool {
@@ -171,6 +192,16 @@ func bestEpoch(history []epochLoss) (int, error) {
 		best = history[len(history)-1].Epoch
 	}
 	return best, nil
+}
+
+// hasValidation reports whether any epoch has a validation loss.
+func hasValidation(history []epochLoss) bool {
+	for _, h := range history {
+		if h.ValLoss != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // checkpointPath is the file of a training epoch, as chessforge-nnue names it.
@@ -224,23 +255,26 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
 
 	// 1. Self-play: -resume continues the job (or starts it), and a job
-	// already complete is only reported.
-	data := work("selfplay")
+	// already complete is only reported. Each job has its directory.
+	job := filepath.Join(work("selfplay"), selfplayJob(cfg.SelfplayArgs))
 	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
-	args = append(args, "-out", data, "-pgn", work("selfplay.pgn"), "-resume")
+	args = append(args, "-out", job, "-pgn", job+".pgn", "-resume")
 	if err := stage("self-play", stdout, stderr, args...); err != nil {
 		return err
 	}
 
-	// 2. The NumPy export, when the self-play files changed.
+	// 2. The NumPy export of every job's files, when they changed.
+	data := filepath.Join(work("selfplay"), "*", "*.parquet")
 	npy, stampFile := work("npy"), work("npy.stamp")
 	stamp, err := datasetStamp(data)
 	if err != nil {
 		return err
 	}
 	if stamp == "" {
-		return fmt.Errorf("self-play wrote no Parquet file in %s", data)
+		return fmt.Errorf("no self-play file matches %s", data)
 	}
+	args = append([]string{"bin/dataset", "export", "-format", "npy", data, "-out", npy}, cfg.ExportArgs...)
+	stamp = strings.Join(args, " ") + "\n" + stamp
 	if exportNeeded(stamp, stampFile, npy) {
 		if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
@@ -248,7 +282,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 		if err := os.RemoveAll(npy); err != nil {
 			return err
 		}
-		if err := stage("export to NumPy", stdout, stderr, "bin/dataset", "export", "-format", "npy", data, "-out", npy); err != nil {
+		if err := stage("export to NumPy", stdout, stderr, args...); err != nil {
 			return err
 		}
 		if err := os.WriteFile(stampFile, []byte(stamp), 0o644); err != nil {
@@ -284,9 +318,13 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", last, err)
 	}
+	why := fmt.Sprintf("lowest validation loss of %d", len(state.History))
+	if !hasValidation(state.History) {
+		why = "the last: no validation data"
+	}
 	net := work("net.nnue")
 	var exported bytes.Buffer
-	if err := stage(fmt.Sprintf("export epoch %d (lowest validation loss of %d)", epoch, len(state.History)),
+	if err := stage(fmt.Sprintf("export epoch %d (%s)", epoch, why),
 		io.MultiWriter(stdout, &exported), stderr, trainer, "export", checkpointPath(trainDir, epoch), "--out", net); err != nil {
 		return err
 	}
@@ -301,12 +339,24 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	est := res.Estimate()
 	verdict := res.Verdict()
 	if verdict == "" {
 		verdict = "no SPRT"
 	}
-	fmt.Fprintf(stdout, "\nnnue: network %s, %d positions, Elo %+.1f ± %.1f (%s), %s\n",
-		id, state.TrainRows, est.Elo, est.Margin(), verdict, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "\nnnue: network %s, %d positions, Elo %s (%s), %s\n",
+		id, state.TrainRows, formatElo(res.Estimate()), verdict, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// formatElo writes an Elo estimate as the match's summary line does:
+// "E ± C", or after a perfect or a zero score, where E and C are infinite,
+// the interval's finite end, "> X (95%)" or "< X (95%)".
+func formatElo(e stats.Estimate) string {
+	switch bound, side := e.Bound(); side {
+	case 1:
+		return fmt.Sprintf("> %+.1f (95%%)", bound)
+	case -1:
+		return fmt.Sprintf("< %+.1f (95%%)", bound)
+	}
+	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, e.Margin())
 }

@@ -26,7 +26,7 @@ func TestShippedConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || len(c.SelfplayArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 {
+	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 {
 		t.Errorf("settings missing: %+v", c)
 	}
 	// The match arguments, with the recipe's own, are bin/match's: they
@@ -88,11 +88,11 @@ func TestConfigErrorsNameTheFileAndLineAndExitTwo(t *testing.T) {
 // stamp, the recorded stamp or the export is missing or different.
 func TestExportIsRedoneOnlyWhenTheDatasetChanged(t *testing.T) {
 	dir := t.TempDir()
-	data, npy, stampFile := filepath.Join(dir, "selfplay"), filepath.Join(dir, "npy"), filepath.Join(dir, "npy.stamp")
+	data, npy, stampFile := filepath.Join(dir, "selfplay", "job-1"), filepath.Join(dir, "npy"), filepath.Join(dir, "npy.stamp")
 	os.MkdirAll(data, 0o755)
 	stamp := func() string {
 		t.Helper()
-		s, err := datasetStamp(data)
+		s, err := datasetStamp(filepath.Join(dir, "selfplay", "*", "*.parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestExportIsRedoneOnlyWhenTheDatasetChanged(t *testing.T) {
 	os.WriteFile(part, []byte("abc"), 0o644)
 	os.WriteFile(filepath.Join(data, "part-0001.parquet.tmp"), []byte("unfinished"), 0o644)
 	first := stamp()
-	if !strings.HasPrefix(first, "part-0000.parquet 3 ") || strings.Count(first, "\n") != 1 {
+	if !strings.HasPrefix(first, part+" 3 ") || strings.Count(first, "\n") != 1 {
 		t.Errorf("stamp %q", first)
 	}
 	if !exportNeeded(first, stampFile, npy) {
@@ -123,13 +123,35 @@ func TestExportIsRedoneOnlyWhenTheDatasetChanged(t *testing.T) {
 	if second := stamp(); !exportNeeded(second, stampFile, npy) || !strings.HasPrefix(second, first) {
 		t.Errorf("a new file: not redone (stamp %q)", second)
 	}
+	os.MkdirAll(filepath.Join(dir, "selfplay", "job-2"), 0o755)
+	os.WriteFile(filepath.Join(dir, "selfplay", "job-2", "part-0000.parquet"), []byte("f"), 0o644)
+	if third := stamp(); strings.Count(third, "\n") != 3 || !strings.Contains(third, "job-2") {
+		t.Errorf("another job's file: stamp %q", third)
+	}
 	os.WriteFile(part, []byte("abcd"), 0o644)
 	os.Chtimes(part, time.Now(), time.Now().Add(time.Hour))
 	if !exportNeeded(stamp(), stampFile, npy) {
 		t.Error("a rewritten file: not redone")
 	}
-	if _, err := datasetStamp(filepath.Join(dir, "missing")); err == nil {
-		t.Error("a missing self-play directory gives no error")
+	if s, err := datasetStamp(filepath.Join(dir, "missing", "*.parquet")); err != nil || s != "" {
+		t.Errorf("no files: stamp %q, %v", s, err)
+	}
+	if _, err := datasetStamp("[" + dir); err == nil {
+		t.Error("a bad pattern gives no error")
+	}
+}
+
+// TestSelfplayJobsFollowTheirArguments: the same arguments name the same
+// job (resumed), other ones another job (added beside it).
+func TestSelfplayJobsFollowTheirArguments(t *testing.T) {
+	a := selfplayJob([]string{"-games", "100", "-seed", "1"})
+	if a != selfplayJob([]string{"-games", "100", "-seed", "1"}) || !regexp.MustCompile(`^job-[0-9a-f]{12}$`).MatchString(a) {
+		t.Errorf("job %q", a)
+	}
+	for _, other := range [][]string{{"-games", "100", "-seed", "2"}, {"-games", "100 -seed", "1"}, nil} {
+		if selfplayJob(other) == a {
+			t.Errorf("%q names the job of other arguments", other)
+		}
 	}
 }
 
@@ -150,6 +172,9 @@ func TestBestEpochHasTheLowestValidationLoss(t *testing.T) {
 			t.Errorf("bestEpoch(%+v) = %d, %v; want %d", c.history, got, err, c.want)
 		}
 	}
+	if hasValidation(cases[2].history) || !hasValidation(cases[0].history) {
+		t.Error("hasValidation")
+	}
 	if _, err := bestEpoch(nil); err == nil {
 		t.Error("no history: no error")
 	}
@@ -163,6 +188,29 @@ func TestBestEpochHasTheLowestValidationLoss(t *testing.T) {
 	}
 	if best, _ := bestEpoch(s.History); best != 2 || s.TrainRows != 900 || s.History[0].ValLoss != nil {
 		t.Errorf("read %+v, best epoch %d", s, best)
+	}
+}
+
+func TestFormatEloBoundsAPerfectOrZeroScore(t *testing.T) {
+	for _, c := range []struct {
+		e    stats.Estimate
+		want string
+	}{
+		{stats.Estimate{Elo: 12.34, Lo: 2, Hi: 22}, "+12.3 ± 10.0"},
+		{stats.Estimate{Elo: math.Inf(-1), Lo: math.Inf(-1), Hi: 290.5}, "< +290.5 (95%)"},
+		{stats.Estimate{Elo: math.Inf(1), Lo: 120, Hi: math.Inf(1)}, "> +120.0 (95%)"},
+	} {
+		if got := formatElo(c.e); got != c.want {
+			t.Errorf("formatElo(%+v) = %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+func TestStageHeaderQuotesArgumentsWithSpaces(t *testing.T) {
+	var b bytes.Buffer
+	stageStart(&b, "match", []string{"bin/match", "-a-opt", "Use NNUE=true"})
+	if !strings.HasSuffix(b.String(), " match: bin/match -a-opt 'Use NNUE=true'\n") {
+		t.Errorf("header %q", b.String())
 	}
 }
 
