@@ -15,7 +15,7 @@ import (
 var bin string
 
 // commands are the binaries under test.
-var commands = []string{"selfplay", "dataset", "match", "tune", "loop"}
+var commands = []string{"selfplay", "dataset", "match", "tune", "loop", "nnue"}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "clitest-bin-")
@@ -72,7 +72,7 @@ func (p prog) args(args ...string) []string {
 }
 
 func progs() []prog {
-	ps := []prog{{"selfplay", ""}, {"match", ""}, {"tune", ""}, {"loop", ""}}
+	ps := []prog{{"selfplay", ""}, {"match", ""}, {"tune", ""}, {"loop", ""}, {"nnue", ""}}
 	for _, sub := range []string{"info", "stats", "head", "verify", "split", "merge", "export", "import"} {
 		ps = append(ps, prog{"dataset", sub})
 	}
@@ -116,7 +116,7 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		switch p.name() {
 		case "loop":
 			cases = append(cases, tc{p, []string{"-keep-if-undecided=maybe"}, "-keep-if-undecided=maybe: not true or false"})
-		case "dataset head":
+		case "dataset head", "nnue":
 		default:
 			cases = append(cases, tc{p, []string{"-quiet=maybe"}, "-quiet=maybe: not true or false"})
 		}
@@ -135,6 +135,8 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		tc{prog{"tune", ""}, []string{"-min-ply", "-1"}, "datasets: -min-ply -1: must not be negative (0: off)"},
 		tc{prog{"loop", ""}, []string{"-work-dir="}, "work-dir and weights-file must not be empty"},
 		tc{prog{"loop", ""}, []string{"now"}, `unexpected arguments ["now"]`},
+		tc{prog{"nnue", ""}, []string{"-python-env="}, "work-dir and python-env must not be empty"},
+		tc{prog{"nnue", ""}, []string{"now"}, `unexpected arguments ["now"]`},
 		tc{prog{"dataset", "info"}, nil, "want a dataset PATH"},
 		tc{prog{"dataset", "head"}, []string{"-n", "0", "x.parquet"}, "-n 0: want at least 1 row"},
 		tc{prog{"dataset", "stats"}, []string{"-min-ply", "x", "x.parquet"}, "-min-ply x: not a whole number"},
