@@ -238,6 +238,32 @@ func lastState(python, dir string) (trainState, string, error) {
 	return s, last, nil
 }
 
+// checkNetwork asks the engine (a command line) to load the network net
+// with the options the match gives it, and reports an error unless the
+// engine answers that it evaluates with net, network id.
+func checkNetwork(engine []string, net, id string) error {
+	cmd := exec.Command(engine[0], engine[1:]...)
+	cmd.Stdin = strings.NewReader("uci\nsetoption name Use NNUE value true\nsetoption name EvalFile value " + net + "\nisready\nquit\n")
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("%s with %s: %w", engine[0], net, err)
+	}
+	want := "NNUE evaluation using " + net + ", network " + id
+	var about string // the engine's last word on the file
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, want) {
+			return nil
+		}
+		if strings.HasPrefix(line, "info string ") && strings.Contains(line, net) {
+			about = strings.TrimSpace(line)
+		}
+	}
+	if about != "" {
+		return fmt.Errorf("%s does not play with %s: %s", engine[0], net, about)
+	}
+	return fmt.Errorf("%s does not say that it plays with %s (want %q)", engine[0], net, want)
+}
+
 // networkID finds the network's id in chessforge-nnue export's output
 // ("wrote FILE: network ID").
 var networkID = regexp.MustCompile(`: network (\S+)`)
@@ -331,6 +357,12 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	id := "?"
 	if m := networkID.FindStringSubmatch(exported.String()); m != nil {
 		id = m[1]
+	}
+
+	// The engine must play with this network, not fall back on the
+	// hand-crafted evaluation, for the match to mean anything.
+	if err := checkNetwork([]string{"bin/engine"}, net, id); err != nil {
+		return err
 	}
 
 	// 5. The match against the hand-crafted evaluation.

@@ -214,6 +214,29 @@ func TestStageHeaderQuotesArgumentsWithSpaces(t *testing.T) {
 	}
 }
 
+// TestCheckNetworkWantsTheEngineToNameTheNetwork: the recipe matches a
+// network only after the engine said it loaded that file, with that id.
+func TestCheckNetworkWantsTheEngineToNameTheNetwork(t *testing.T) {
+	engine := func(answer string) []string {
+		return []string{"sh", "-c", "cat >/dev/null; printf 'id name fake\\n" + answer + "\\nreadyok\\n'"}
+	}
+	if err := checkNetwork(engine("info string NNUE evaluation using n.nnue, network 0123"), "n.nnue", "0123"); err != nil {
+		t.Errorf("the right network: %v", err)
+	}
+	for _, answer := range []string{
+		"info string NNUE evaluation using n.nnue, network 9999",
+		"info string EvalFile n.nnue: truncated, keeping the hand-crafted evaluation",
+		"info string nothing",
+	} {
+		if err := checkNetwork(engine(answer), "n.nnue", "0123"); err == nil {
+			t.Errorf("%q accepted", answer)
+		}
+	}
+	if err := checkNetwork([]string{"false"}, "n.nnue", "0123"); err == nil {
+		t.Error("a failing engine accepted")
+	}
+}
+
 func TestNetworkIDIsReadFromTheExport(t *testing.T) {
 	m := networkID.FindStringSubmatch("wrote data/nnue-recipe/net.nnue: network 0123456789abcdef\n")
 	if m == nil || m[1] != "0123456789abcdef" {
