@@ -11,18 +11,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
-	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 	"chessforge/tuner"
 )
@@ -33,52 +31,6 @@ func main() {
 		err = run(cfg, os.Stdout, os.Stderr)
 	}
 	os.Exit(configs.Exit(os.Stderr, "loop", err))
-}
-
-// stageStart prints a stage's first line, "== HH:MM:SS name: command
-// line", and returns the time it starts.
-func stageStart(w io.Writer, name string, args []string) time.Time {
-	start := time.Now()
-	fmt.Fprintf(w, "\n== %s %s: %s\n", start.Format("15:04:05"), name, strings.Join(args, " "))
-	return start
-}
-
-// stageEnd prints a stage's last line, "== name: done in D".
-func stageEnd(w io.Writer, name string, start time.Time) {
-	fmt.Fprintf(w, "== %s: done in %v\n", name, time.Since(start).Round(time.Second))
-}
-
-// stage runs one command, echoing its output: its progress (bars on a
-// terminal, a line every few seconds in a log) goes to stderr.
-func stage(name string, stdout, stderr io.Writer, args ...string) error {
-	start := stageStart(stdout, name, args)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s failed: %w", name, err)
-	}
-	stageEnd(stdout, name, start)
-	return nil
-}
-
-// playMatch plays the match of the loop through package match, as
-// bin/match would with args: it echoes the equivalent bin/match command
-// line as a stage header, prints the match's report (ending with its
-// summary line) to stdout and its progress to stderr, and returns the
-// result.
-func playMatch(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
-	start := stageStart(stdout, name, append([]string{"bin/match"}, args...))
-	settings, err := match.ParseArgs(args, stderr)
-	if err != nil {
-		return nil, fmt.Errorf("%s failed: %w", name, err)
-	}
-	r, err := match.Play(context.Background(), settings, stderr)
-	if err != nil {
-		return nil, fmt.Errorf("%s failed: %w", name, err)
-	}
-	r.Report(stdout)
-	stageEnd(stdout, name, start)
-	return r, nil
 }
 
 // keep decides whether the tuned tables stay: as the SPRT decided, or, when
@@ -130,7 +82,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 
 	// The engine before the tune, and a copy of its tables to restore.
 	baseEngine, tunedEngine := work("engine-base"), work("engine-tuned")
-	if err := stage("build the engine before the tune", stdout, stderr, "go", "build", "-o", baseEngine, "./cmd/engine"); err != nil {
+	if err := stage.Run("build the engine before the tune", stdout, stderr, "go", "build", "-o", baseEngine, "./cmd/engine"); err != nil {
 		return err
 	}
 	backup := work("weights_gen.go.before")
@@ -141,12 +93,12 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	data := work("selfplay")
 	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
 	args = append(args, "-out", data, "-pgn", work("selfplay.pgn"))
-	if err := stage("self-play", stdout, stderr, args...); err != nil {
+	if err := stage.Run("self-play", stdout, stderr, args...); err != nil {
 		return err
 	}
 
 	args = append([]string{"bin/tune", "-data", data, "-out", cfg.WeightsFile, "-report", work("tune-report")}, cfg.TuneArgs...)
-	if err := stage("tune", stdout, stderr, args...); err != nil {
+	if err := stage.Run("tune", stdout, stderr, args...); err != nil {
 		copyFile(cfg.WeightsFile, backup)
 		if noGain(err) {
 			// Not a failure: the fit found nothing better, so there is
@@ -161,10 +113,10 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 		if err := copyFile(cfg.WeightsFile, backup); err != nil {
 			return fmt.Errorf("restore %s from %s: %w", cfg.WeightsFile, backup, err)
 		}
-		err := stage("rebuild bin/engine with the tables from before", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine")
+		err := stage.Run("rebuild bin/engine with the tables from before", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine")
 		return err
 	}
-	if err := stage("build the tuned engine", stdout, stderr, "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
+	if err := stage.Run("build the tuned engine", stdout, stderr, "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
 		if rerr := restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
@@ -173,7 +125,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 
 	args = append([]string{"-a", tunedEngine, "-a-name", "tuned", "-b", baseEngine, "-b-name", "before",
 		"-pgn", work("match.pgn")}, cfg.MatchArgs...)
-	res, err := playMatch("match: tuned against the engine before the tune", args, stdout, stderr)
+	res, err := stage.PlayMatch("match: tuned against the engine before the tune", args, stdout, stderr)
 	if err != nil {
 		if rerr := restore(); rerr != nil {
 			return errors.Join(err, rerr)
@@ -184,7 +136,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 
 	decision := "kept"
 	if keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided) {
-		if err := stage("rebuild bin/engine with the tuned tables", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine"); err != nil {
+		if err := stage.Run("rebuild bin/engine with the tuned tables", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine"); err != nil {
 			return err
 		}
 	} else {

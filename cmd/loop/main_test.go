@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/matchtest"
@@ -30,7 +31,7 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 	args := []string{"-a", exe + " random", "-a-name", "tuned", "-b", exe + " illegal 1", "-b-name", "before",
 		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	var stdout, stderr bytes.Buffer
-	res, err := playMatch("match", args, &stdout, &stderr)
+	res, err := stage.PlayMatch("match", args, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -46,7 +47,7 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 	}
 	out := stdout.String()
 	if !regexp.MustCompile(`^\n== \d\d:\d\d:\d\d match: bin/match -a `).MatchString(out) ||
-		!strings.Contains(out, " match: bin/match -a "+exe+" random -a-name tuned") {
+		!strings.Contains(out, " match: bin/match -a '"+exe+" random' -a-name tuned") {
 		t.Errorf("no stage header with the start time and the bin/match command line:\n%s", out)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -67,7 +68,7 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 	if data, err := os.ReadFile(pgnPath); err != nil || strings.Count(string(data), "[Event ") != res.Score.Games() {
 		t.Errorf("the PGN holds %d games, want %d (%v)", strings.Count(string(data), "[Event "), res.Score.Games(), err)
 	}
-	if _, err := playMatch("match", []string{"-games", "0"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-games 0: must be positive") {
+	if _, err := stage.PlayMatch("match", []string{"-games", "0"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-games 0: must be positive") {
 		t.Errorf("bad match arguments: error %v", err)
 	}
 }
@@ -173,12 +174,12 @@ func TestTuneRefusalIsNoGain(t *testing.T) {
 		code string
 		want bool
 	}{{"3", true}, {"1", false}, {"2", false}} {
-		err := stage("tune", io.Discard, io.Discard, "sh", "-c", "exit "+c.code)
+		err := stage.Run("tune", io.Discard, io.Discard, "sh", "-c", "exit "+c.code)
 		if err == nil || noGain(err) != c.want {
 			t.Errorf("exit %s: error %v, noGain %v, want %v", c.code, err, noGain(err), c.want)
 		}
 	}
-	if err := stage("tune", io.Discard, io.Discard, "true"); err != nil || noGain(err) {
+	if err := stage.Run("tune", io.Discard, io.Discard, "true"); err != nil || noGain(err) {
 		t.Errorf("exit 0: error %v", err)
 	}
 }

@@ -21,7 +21,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -37,9 +36,9 @@ import (
 	"strings"
 	"time"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
 	"chessforge/selfplay/match"
-	"chessforge/selfplay/match/stats"
 )
 
 func main() {
@@ -48,64 +47,6 @@ func main() {
 		err = run(cfg, os.Stdout, os.Stderr)
 	}
 	os.Exit(configs.Exit(os.Stderr, "nnue", err))
-}
-
-// stageStart prints a stage's first line, "== HH:MM:SS name: command
-// line" (an argument with a space in single quotes, as a shell reads it),
-// and returns the time it starts.
-func stageStart(w io.Writer, name string, args []string) time.Time {
-	start := time.Now()
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = a
-		if strings.ContainsAny(a, " \t") {
-			quoted[i] = "'" + a + "'"
-		}
-	}
-	fmt.Fprintf(w, "\n== %s %s: %s\n", start.Format("15:04:05"), name, strings.Join(quoted, " "))
-	return start
-}
-
-// stageEnd prints a stage's last line, "== name: done in D".
-func stageEnd(w io.Writer, name string, start time.Time) {
-	fmt.Fprintf(w, "== %s: done in %v\n", name, time.Since(start).Round(time.Second))
-}
-
-// stage runs one command, echoing its output: its progress (bars on a
-// terminal, a line every few seconds in a log) goes to stderr.
-func stage(name string, stdout, stderr io.Writer, args ...string) error {
-	start := stageStart(stdout, name, args)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s failed: %w", name, err)
-	}
-	stageEnd(stdout, name, start)
-	return nil
-}
-
-// skip prints the line of a stage that has nothing to do, and why.
-func skip(w io.Writer, name, why string) {
-	fmt.Fprintf(w, "\n== %s %s: skipped, %s\n", time.Now().Format("15:04:05"), name, why)
-}
-
-// playMatch plays the recipe's match through package match, as bin/match
-// would with args: it echoes the equivalent bin/match command line as a
-// stage header, prints the match's report (ending with its summary line) to
-// stdout and its progress to stderr, and returns the result.
-func playMatch(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
-	start := stageStart(stdout, name, append([]string{"bin/match"}, args...))
-	settings, err := match.ParseArgs(args, stderr)
-	if err != nil {
-		return nil, fmt.Errorf("%s failed: %w", name, err)
-	}
-	r, err := match.Play(context.Background(), settings, stderr)
-	if err != nil {
-		return nil, fmt.Errorf("%s failed: %w", name, err)
-	}
-	r.Report(stdout)
-	stageEnd(stdout, name, start)
-	return r, nil
 }
 
 // matchArgs is the bin/match command line (without "bin/match") that plays
@@ -285,7 +226,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	job := filepath.Join(work("selfplay"), selfplayJob(cfg.SelfplayArgs))
 	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
 	args = append(args, "-out", job, "-pgn", job+".pgn", "-resume")
-	if err := stage("self-play", stdout, stderr, args...); err != nil {
+	if err := stage.Run("self-play", stdout, stderr, args...); err != nil {
 		return err
 	}
 
@@ -308,30 +249,30 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 		if err := os.RemoveAll(npy); err != nil {
 			return err
 		}
-		if err := stage("export to NumPy", stdout, stderr, args...); err != nil {
+		if err := stage.Run("export to NumPy", stdout, stderr, args...); err != nil {
 			return err
 		}
 		if err := os.WriteFile(stampFile, []byte(stamp), 0o644); err != nil {
 			return err
 		}
 	} else {
-		skip(stdout, "export to NumPy", "the self-play files are those of "+npy)
+		stage.Skip(stdout, "export to NumPy", "the self-play files are those of "+npy)
 	}
 
 	// 3. Training, from the last checkpoint when there is one.
 	env := cfg.PythonEnv
 	trainer := filepath.Join(env, "bin", "chessforge-nnue")
 	if _, err := os.Stat(trainer); err != nil {
-		if err := stage("python environment", stdout, stderr, "/usr/bin/python3", "-m", "venv", "--system-site-packages", env); err != nil {
+		if err := stage.Run("python environment", stdout, stderr, "/usr/bin/python3", "-m", "venv", "--system-site-packages", env); err != nil {
 			return err
 		}
-		if err := stage("install chessforge-nnue", stdout, stderr, filepath.Join(env, "bin", "pip"), "install", "--no-index", "--no-build-isolation", "-e", "datasets/python"); err != nil {
+		if err := stage.Run("install chessforge-nnue", stdout, stderr, filepath.Join(env, "bin", "pip"), "install", "--no-index", "--no-build-isolation", "-e", "datasets/python"); err != nil {
 			return err
 		}
 	}
 	trainDir := work("train")
 	args = append([]string{trainer, "train", npy, "--out", trainDir}, cfg.TrainArgs...)
-	if err := stage("train", stdout, stderr, append(args, "--resume")...); err != nil {
+	if err := stage.Run("train", stdout, stderr, append(args, "--resume")...); err != nil {
 		return err
 	}
 
@@ -350,7 +291,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	}
 	net := work("net.nnue")
 	var exported bytes.Buffer
-	if err := stage(fmt.Sprintf("export epoch %d (%s)", epoch, why),
+	if err := stage.Run(fmt.Sprintf("export epoch %d (%s)", epoch, why),
 		io.MultiWriter(stdout, &exported), stderr, trainer, "export", checkpointPath(trainDir, epoch), "--out", net); err != nil {
 		return err
 	}
@@ -366,7 +307,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	}
 
 	// 5. The match against the hand-crafted evaluation.
-	res, err := playMatch("match: the network against the hand-crafted evaluation",
+	res, err := stage.PlayMatch("match: the network against the hand-crafted evaluation",
 		matchArgs("bin/engine", net, work("match.pgn"), cfg.MatchArgs), stdout, stderr)
 	if err != nil {
 		return err
@@ -376,19 +317,6 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 		verdict = "no SPRT"
 	}
 	fmt.Fprintf(stdout, "\nnnue: network %s, %d positions, Elo %s (%s), %s\n",
-		id, state.TrainRows, formatElo(res.Estimate()), verdict, time.Since(start).Round(time.Second))
+		id, state.TrainRows, match.FormatEstimate(res.Estimate()), verdict, time.Since(start).Round(time.Second))
 	return nil
-}
-
-// formatElo writes an Elo estimate as the match's summary line does:
-// "E ± C", or after a perfect or a zero score, where E and C are infinite,
-// the interval's finite end, "> X (95%)" or "< X (95%)".
-func formatElo(e stats.Estimate) string {
-	switch bound, side := e.Bound(); side {
-	case 1:
-		return fmt.Sprintf("> %+.1f (95%%)", bound)
-	case -1:
-		return fmt.Sprintf("< %+.1f (95%%)", bound)
-	}
-	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, e.Margin())
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/matchtest"
@@ -196,21 +197,13 @@ func TestFormatEloBoundsAPerfectOrZeroScore(t *testing.T) {
 		e    stats.Estimate
 		want string
 	}{
-		{stats.Estimate{Elo: 12.34, Lo: 2, Hi: 22}, "+12.3 ± 10.0"},
+		{stats.Estimate{Elo: 12.34, Lo: 2, Hi: 22}, "12.3 ± 10.0"},
 		{stats.Estimate{Elo: math.Inf(-1), Lo: math.Inf(-1), Hi: 290.5}, "< +290.5 (95%)"},
 		{stats.Estimate{Elo: math.Inf(1), Lo: 120, Hi: math.Inf(1)}, "> +120.0 (95%)"},
 	} {
-		if got := formatElo(c.e); got != c.want {
-			t.Errorf("formatElo(%+v) = %q, want %q", c.e, got, c.want)
+		if got := match.FormatEstimate(c.e); got != c.want {
+			t.Errorf("match.FormatEstimate(%+v) = %q, want %q", c.e, got, c.want)
 		}
-	}
-}
-
-func TestStageHeaderQuotesArgumentsWithSpaces(t *testing.T) {
-	var b bytes.Buffer
-	stageStart(&b, "match", []string{"bin/match", "-a-opt", "Use NNUE=true"})
-	if !strings.HasSuffix(b.String(), " match: bin/match -a-opt 'Use NNUE=true'\n") {
-		t.Errorf("header %q", b.String())
 	}
 }
 
@@ -253,7 +246,7 @@ func TestMatchStageReadsTheVerdictThroughGo(t *testing.T) {
 	args := []string{"-a", exe + " random", "-a-name", "nnue", "-b", exe + " illegal 1", "-b-name", "hce",
 		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	var stdout, stderr bytes.Buffer
-	res, err := playMatch("match", args, &stdout, &stderr)
+	res, err := stage.PlayMatch("match", args, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}

@@ -105,10 +105,10 @@ func (r *Result) Verdict() string {
 // Summary returns the summary line of SPEC §4:
 // "match: A vs B: +W =D -L, Elo E ± C". After a perfect or a zero score,
 // where E and C are infinite, the Elo is the interval's finite end
-// instead, "Elo > X (95%)" or "Elo < X (95%)" (see formatEstimate).
+// instead, "Elo > X (95%)" or "Elo < X (95%)" (see FormatEstimate).
 func (r *Result) Summary() string {
 	return fmt.Sprintf("match: %s vs %s: +%d =%d -%d, Elo %s",
-		r.Names[0], r.Names[1], r.Score.W, r.Score.D, r.Score.L, formatEstimate(r.Estimate()))
+		r.Names[0], r.Names[1], r.Score.W, r.Score.D, r.Score.L, FormatEstimate(r.Estimate()))
 }
 
 // Report prints the match's figures, ending with the summary line.
@@ -126,12 +126,12 @@ func (r *Result) Report(w io.Writer) {
 			t.W, t.D, t.L, 100*(float64(t.W)+float64(t.D)/2)/float64(n), float64(t.W)+float64(t.D)/2, n)
 	}
 	tri := t.Elo()
-	fmt.Fprintf(w, "Elo (games): %s%s, LOS %.1f%%\n", formatEstimate(tri), formatInterval(tri), 100*t.LOS())
+	fmt.Fprintf(w, "Elo (games): %s%s, LOS %.1f%%\n", FormatEstimate(tri), formatInterval(tri), 100*t.LOS())
 	p := r.Pairs
 	fmt.Fprintf(w, "Pairs:       %d, pentanomial [0, 1/2, 1, 3/2, 2 points] = %v\n", p.Pairs(), [5]int(p))
 	if p.Pairs() > 0 {
 		pe := p.Elo()
-		fmt.Fprintf(w, "Elo (pairs): %s%s\n", formatEstimate(pe), formatInterval(pe))
+		fmt.Fprintf(w, "Elo (pairs): %s%s\n", FormatEstimate(pe), formatInterval(pe))
 	}
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
@@ -402,7 +402,7 @@ func faultKind(t string) string {
 // the games counted.
 func progressLine(r *Result) string {
 	e := r.Estimate()
-	line := fmt.Sprintf("+%d =%d -%d, Elo %s", r.Score.W, r.Score.D, r.Score.L, formatEstimate(e))
+	line := fmt.Sprintf("+%d =%d -%d, Elo %s", r.Score.W, r.Score.D, r.Score.L, FormatEstimate(e))
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
 		line += fmt.Sprintf(" LLR %.2f (%.2f, %.2f)", r.LLR, lo, hi)
@@ -428,10 +428,10 @@ func formatElo(x float64) string {
 	return s
 }
 
-// formatEstimate writes an estimate as "E ± C" (SPEC §4), or, when E is
+// FormatEstimate writes an estimate as "E ± C" (SPEC §4), or, when E is
 // infinite (every game won, or every game lost), as the bound the 95%
 // interval gives: "> X (95%)" or "< X (95%)", X signed with one decimal.
-func formatEstimate(e stats.Estimate) string {
+func FormatEstimate(e stats.Estimate) string {
 	switch x, side := e.Bound(); side {
 	case 1:
 		return fmt.Sprintf("> %+.1f (95%%)", x)
@@ -442,7 +442,7 @@ func formatEstimate(e stats.Estimate) string {
 }
 
 // formatInterval writes the 95% interval as " [Lo, Hi]", or nothing when
-// formatEstimate has written it as a bound.
+// FormatEstimate has written it as a bound.
 func formatInterval(e stats.Estimate) string {
 	if _, side := e.Bound(); side != 0 {
 		return ""
