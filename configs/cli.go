@@ -216,3 +216,30 @@ func writableDir(dir string) error {
 	f.Close()
 	return os.Remove(f.Name())
 }
+
+// ParseCommand reads the command line args of a command that takes no
+// positional arguments and whose settings are *dst, already holding their
+// defaults: it binds each setting and -config FILE (by default defaultFile)
+// to a flag set named name, parses args and lays the flags over the config
+// file over the defaults. For -h it prints "usage: name [-config FILE]
+// [flags]", about and the flags on stdout and returns flag.ErrHelp; a
+// mistake in the command line or the config file is a *UsageError.
+func ParseCommand(name, about, defaultFile string, dst any, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s [-config FILE] [flags]\n\n%s\nFlags override the config file, whose keys are the flags' names.\n\n", name, about)
+		fs.PrintDefaults()
+	}
+	b, err := Bind(fs, dst, defaultFile)
+	if err != nil {
+		return err
+	}
+	if err := ParseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return Usagef("unexpected arguments %q", fs.Args())
+	}
+	return b.Apply()
+}

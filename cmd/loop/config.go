@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -37,41 +36,13 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// loadConfig reads the config file at path over the defaults.
-func loadConfig(path string) (Config, error) {
-	c := defaultConfig()
-	if err := configs.Load(path, &c); err != nil {
-		return c, err
-	}
-	if err := c.validate(); err != nil {
-		return c, fmt.Errorf("config %s: %w", path, err)
-	}
-	return c, nil
-}
-
 // parseArgs reads the flags over the config file (-config, by default
-// configs/loop.json) over the defaults. The usage, when asked for (-h),
-// goes to stdout and the error is flag.ErrHelp; a mistake in the command
-// line or the config file is a *configs.UsageError.
+// configs/loop.json) over the defaults. The usage, when asked for (-h), goes to stdout
+// and the error is flag.ErrHelp; a mistake in the command line or the
+// config file is a *configs.UsageError.
 func parseArgs(args []string, stdout io.Writer) (Config, error) {
 	c := defaultConfig()
-	fs := flag.NewFlagSet("loop", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: loop [-config FILE] [flags]\n\nRuns one cycle: self-play, tune, rebuild, match; keeps the new tables if they win.\nFlags override the config file, whose keys are the flags' names.\n\n")
-		fs.PrintDefaults()
-	}
-	b, err := configs.Bind(fs, &c, defaultConfigFile)
-	if err != nil {
-		return c, err
-	}
-	if err := configs.ParseFlags(fs, args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		return c, configs.Usagef("unexpected arguments %q", fs.Args())
-	}
-	if err := b.Apply(); err != nil {
+	if err := configs.ParseCommand("loop", "Runs one cycle: self-play, tune, rebuild, match; keeps the new tables if they win.", defaultConfigFile, &c, args, stdout); err != nil {
 		return c, err
 	}
 	if err := c.validate(); err != nil {

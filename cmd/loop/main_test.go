@@ -94,16 +94,16 @@ func TestKeepFollowsSPRTThenInterval(t *testing.T) {
 	}
 }
 
-func TestLoadConfigRejectsUnknownFields(t *testing.T) {
+func TestConfigFileRejectsUnknownFields(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"work-dir": "x", "selfplay-argz": []}`), 0o644)
-	if _, err := loadConfig(bad); err == nil || !strings.Contains(err.Error(), "selfplay-argz") {
+	if _, err := parseArgs([]string{"-config", bad}, io.Discard); err == nil || !strings.Contains(err.Error(), "selfplay-argz") {
 		t.Errorf("error %v, want one naming the unknown field", err)
 	}
 	good := filepath.Join(dir, "good.json")
 	os.WriteFile(good, []byte(`{"selfplay-args": ["-games", "10"]}`), 0o644)
-	c, err := loadConfig(good)
+	c, err := parseArgs([]string{"-config", good}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestLoadConfigRejectsUnknownFields(t *testing.T) {
 	}
 	empty := filepath.Join(dir, "empty.json")
 	os.WriteFile(empty, []byte(`{"work-dir": ""}`), 0o644)
-	if _, err := loadConfig(empty); err == nil || !strings.Contains(err.Error(), "empty.json") {
+	if _, err := parseArgs([]string{"-config", empty}, io.Discard); err == nil || !strings.Contains(err.Error(), "must not be empty") {
 		t.Errorf("empty work-dir: %v", err)
 	}
 }
@@ -122,7 +122,7 @@ func TestLoadConfigRejectsUnknownFields(t *testing.T) {
 func TestOldSnakeCaseKeysAreRejectedWithTheNewName(t *testing.T) {
 	old := filepath.Join(t.TempDir(), "old.json")
 	os.WriteFile(old, []byte("{\n  \"work-dir\": \"x\",\n  \"keep_if_undecided\": false\n}"), 0o644)
-	_, err := loadConfig(old)
+	_, err := parseArgs([]string{"-config", old}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "old.json") || !strings.Contains(err.Error(), `line 3: key "keep_if_undecided" is now "keep-if-undecided"`) {
 		t.Errorf("error %v, want one naming old.json, line 3 and keep-if-undecided", err)
 	}
@@ -150,7 +150,7 @@ func TestFlagsOverrideTheConfigFile(t *testing.T) {
 }
 
 func TestShippedConfigLoads(t *testing.T) {
-	c, err := loadConfig("../../configs/loop.json")
+	c, err := parseArgs([]string{"-config", "../../configs/loop.json"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

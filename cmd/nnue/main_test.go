@@ -23,7 +23,7 @@ import (
 func TestMain(m *testing.M) { os.Exit(matchtest.Run(m)) }
 
 func TestShippedConfigLoads(t *testing.T) {
-	c, err := loadConfig("../../configs/nnue.json")
+	c, err := parseArgs([]string{"-config", "../../configs/nnue.json"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
