@@ -98,37 +98,10 @@ func (s Signature) RandomPosition(rng *rand.Rand) (*board.Position, error) {
 		if rng.IntN(2) == 1 {
 			side = "b"
 		}
-		pos, err := board.ParseFEN(placement(&grid) + " " + side + " - - 0 1")
+		pos, err := board.ParseFEN(board.Placement(&grid) + " " + side + " - - 0 1")
 		if err == nil && pos.Outcome() == board.Ongoing {
 			return pos, nil
 		}
 	}
 	return nil, fmt.Errorf("signature %s: found no legal position in 10000 tries", s.Text)
-}
-
-// placement writes the FEN board field of a grid of piece letters (0 empty).
-func placement(grid *[64]byte) string {
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := range 8 {
-			ch := grid[r*8+f]
-			if ch == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(ch)
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	return sb.String()
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/bits"
 	"strconv"
-	"strings"
 
 	"chessforge/engine/board"
 )
@@ -329,29 +328,7 @@ func unpackPosition(p []byte, halfmove, ply int) (*board.Position, error) {
 	if castling == "" {
 		castling = "-"
 	}
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			c := grid[r*8+f]
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(c)
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	fen := sb.String() + " " + stm + " " + castling + " " + ep + " " + strconv.Itoa(halfmove) + " " + strconv.Itoa(ply/2+1)
+	fen := board.Placement(&grid) + " " + stm + " " + castling + " " + ep + " " + strconv.Itoa(halfmove) + " " + strconv.Itoa(ply/2+1)
 	pos, err := board.ParseFEN(fen)
 	if err != nil {
 		return nil, fmt.Errorf("packed position %s: %w", fen, err)

@@ -220,27 +220,13 @@ func (p *Position) parseEnPassant(s string) error {
 func (p *Position) FEN() string {
 	var b strings.Builder
 	b.Grow(90)
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			pc := p.board[MakeSquare(f, r)]
-			if pc == NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(pc.Letter())
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			b.WriteByte('/')
+	var grid [64]byte
+	for sq := range grid {
+		if pc := p.board[sq]; pc != NoPiece {
+			grid[sq] = pc.Letter()
 		}
 	}
+	writePlacement(&b, &grid)
 	if p.side == White {
 		b.WriteString(" w ")
 	} else {
@@ -276,4 +262,41 @@ func (p *Position) String() string {
 	b.WriteString("   a   b   c   d   e   f   g   h\n\n")
 	fmt.Fprintf(&b, "Fen: %s\nKey: %016X\n", p.FEN(), p.Hash())
 	return b.String()
+}
+
+// Placement returns FEN's first field, the piece placement, for a grid of
+// FEN piece letters indexed by square (a1 = 0, h8 = 63), 0 for an empty
+// square: for callers that build positions square by square (generated
+// endgames, decoded training data) and then parse the whole FEN.
+func Placement(grid *[64]byte) string {
+	var b strings.Builder
+	b.Grow(71)
+	writePlacement(&b, grid)
+	return b.String()
+}
+
+// writePlacement writes the piece placement of grid (see Placement) to b,
+// rank 8 first.
+func writePlacement(b *strings.Builder, grid *[64]byte) {
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := range 8 {
+			c := grid[r*8+f]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
 }

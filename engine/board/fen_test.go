@@ -195,3 +195,21 @@ func TestFENErrorMessage(t *testing.T) {
 		t.Fatalf("Error() = %q, want %q", got, want)
 	}
 }
+
+func TestPlacementWritesTheGridAsFENDoes(t *testing.T) {
+	for _, fen := range []string{StartFEN, "8/8/3k4/8/8/4K3/8/7R w - - 0 1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var grid [64]byte
+		for sq := range grid {
+			if pc := p.PieceAt(Square(sq)); pc != NoPiece {
+				grid[sq] = pc.Letter()
+			}
+		}
+		if got, want := Placement(&grid), strings.Fields(fen)[0]; got != want {
+			t.Errorf("Placement = %q, want %q", got, want)
+		}
+	}
+}
