@@ -19,8 +19,8 @@
 # in: Slurm opens it before the script starts, so it cannot go into a directory
 # the script would make.
 #
-# Memory: a process needs about 200 MiB + 50 MiB per worker at -hash 16 and -nodes 5000
-# (the README's cluster section), 300 MiB for 2; --mem leaves room above that, and
+# Memory: a process peaks at about 135 MiB + 48 MiB per worker at -hash 16 and -nodes
+# 5000 (measured: the README's cluster section); allow 200 MiB + 50 MiB per worker, 300 MiB for 2; --mem leaves room above that, and
 # GOMEMLIMIT at 80% of it makes Go collect garbage harder before reaching it.
 #
 #SBATCH --job-name=chessforge-selfplay

@@ -30,8 +30,11 @@ func defaultConfig() Config {
 
 // validate reports a setting that cannot be used.
 func (c *Config) validate() error {
-	if c.WorkDir == "" || c.WeightsFile == "" {
-		return fmt.Errorf("work-dir and weights-file must not be empty")
+	if c.WorkDir == "" {
+		return fmt.Errorf("work-dir must not be empty")
+	}
+	if c.WeightsFile == "" {
+		return fmt.Errorf("weights-file must not be empty")
 	}
 	return nil
 }

@@ -31,8 +31,11 @@ func defaultConfig() Config {
 
 // validate reports a setting that cannot be used.
 func (c *Config) validate() error {
-	if c.WorkDir == "" || c.PythonEnv == "" {
-		return fmt.Errorf("work-dir and python-env must not be empty")
+	if c.WorkDir == "" {
+		return fmt.Errorf("work-dir must not be empty")
+	}
+	if c.PythonEnv == "" {
+		return fmt.Errorf("python-env must not be empty")
 	}
 	return nil
 }

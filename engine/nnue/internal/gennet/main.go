@@ -1,8 +1,9 @@
 // Command gennet writes an untrained network with seeded random weights in
-// the engine's network format: the network embedded as
-// engine/nnue/default.nnue until a trained one replaces it.
+// the engine's network format, for tests that need a network of known,
+// reproducible weights (the embedded engine/nnue/default.nnue is a trained
+// one; -o is required so that it is never overwritten by accident).
 //
-//	go run ./engine/nnue/internal/gennet -seed 1 -o engine/nnue/default.nnue
+//	go run ./engine/nnue/internal/gennet -seed 1 -o FILE
 //
 // Its provenance says "untrained, seeded random: for tests; replace with a
 // trained network". Its evaluations mean nothing; the hand-crafted
@@ -20,10 +21,14 @@ import (
 
 func main() {
 	seed := flag.Uint64("seed", 1, "seed of the random weights")
-	out := flag.String("o", "engine/nnue/default.nnue", "output file")
+	out := flag.String("o", "", "output file (required)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "gennet: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if *out == "" {
+		fmt.Fprintln(os.Stderr, "gennet: -o FILE is required")
 		os.Exit(2)
 	}
 	n := nnue.Random(*seed)
