@@ -3,6 +3,7 @@ package datasets
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"chessforge/encoder"
@@ -93,15 +94,6 @@ func (f Filter) Needs() []FilterNeed {
 type FilterNeed struct {
 	Setting string
 	Columns []string
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // derivable reports whether a filter column a file lacks can be derived
@@ -202,7 +194,7 @@ var errFilterColumn = errors.New("the filter needs a column the file lacks")
 func (f *Filter) filterColumns(path string, has func(col string) bool) ([]string, error) {
 	var cols []string
 	add := func(c string) {
-		if !contains(cols, c) {
+		if !slices.Contains(cols, c) {
 			cols = append(cols, c)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -410,7 +411,7 @@ func (r *Reader) openNext() error {
 		}
 		want = want[:len(want):len(want)]
 		for _, c := range extra {
-			if !contains(want, c) {
+			if !slices.Contains(want, c) {
 				want = append(want, c)
 			}
 		}

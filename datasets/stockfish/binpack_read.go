@@ -287,7 +287,6 @@ func unpackPosition(p []byte, halfmove, ply int) (*board.Position, error) {
 	}
 	var grid [64]byte
 	stm := "w"
-	castling := ""
 	ep := "-"
 	var rights board.CastleRights
 	for i := 0; occ != 0; i++ {
@@ -320,15 +319,7 @@ func unpackPosition(p []byte, halfmove, ply int) (*board.Position, error) {
 			return nil, fmt.Errorf("packed position: nibble %d on %v", n, s)
 		}
 	}
-	for i, c := range "KQkq" {
-		if rights&(1<<i) != 0 {
-			castling += string(c)
-		}
-	}
-	if castling == "" {
-		castling = "-"
-	}
-	fen := board.Placement(&grid) + " " + stm + " " + castling + " " + ep + " " + strconv.Itoa(halfmove) + " " + strconv.Itoa(ply/2+1)
+	fen := board.Placement(&grid) + " " + stm + " " + rights.String() + " " + ep + " " + strconv.Itoa(halfmove) + " " + strconv.Itoa(ply/2+1)
 	pos, err := board.ParseFEN(fen)
 	if err != nil {
 		return nil, fmt.Errorf("packed position %s: %w", fen, err)

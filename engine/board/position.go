@@ -371,7 +371,7 @@ func (p *Position) makeSpecial(m Move) {
 
 	switch m & kindMask {
 	case kindCastling:
-		rfrom, rto := castlingRook(us, to)
+		rfrom, rto := CastlingRook(us, to)
 		p.move(us, from, to)
 		p.move(us, rfrom, rto)
 	case kindEnPassant:
@@ -449,7 +449,7 @@ func (p *Position) UnmakeMove() {
 	} else {
 		switch m & kindMask {
 		case kindCastling:
-			rfrom, rto := castlingRook(us, to)
+			rfrom, rto := CastlingRook(us, to)
 			p.moveNoHash(us, rto, rfrom)
 			p.moveNoHash(us, to, from)
 		case kindEnPassant:
@@ -546,9 +546,9 @@ func (p *Position) computeHash() uint64 {
 	return h
 }
 
-// castlingRook returns the squares the rook moves from and to when colour
+// CastlingRook returns the squares the rook moves from and to when colour
 // us castles with its king going to kingTo.
-func castlingRook(us Color, kingTo Square) (from, to Square) {
+func CastlingRook(us Color, kingTo Square) (from, to Square) {
 	from, to = H1, F1
 	if kingTo.File() == 2 {
 		from, to = A1, D1

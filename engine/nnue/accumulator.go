@@ -117,13 +117,7 @@ func DeltaOf(p *board.Position, m board.Move) Delta {
 	us := pc.Color()
 	switch {
 	case m.IsCastling():
-		rfrom, rto := board.H1, board.F1
-		if to.File() == 2 {
-			rfrom, rto = board.A1, board.D1
-		}
-		if us == board.Black {
-			rfrom, rto = rfrom+56, rto+56
-		}
+		rfrom, rto := board.CastlingRook(us, to)
 		rook := board.MakePiece(us, board.Rook)
 		d.add = [2]piecePlace{{pc, to}, {rook, rto}}
 		d.sub = [2]piecePlace{{pc, from}, {rook, rfrom}}

@@ -390,12 +390,8 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 
 // faultKind returns the first words of a forfeit's termination, up to ':'.
 func faultKind(t string) string {
-	for i := range len(t) {
-		if t[i] == ':' {
-			return t[:i]
-		}
-	}
-	return t
+	kind, _, _ := strings.Cut(t, ":")
+	return kind
 }
 
 // progressLine is the progress bar's details: the score and the figures of
