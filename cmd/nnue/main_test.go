@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"math"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
@@ -84,64 +82,6 @@ func TestConfigErrorsNameTheFileAndLineAndExitTwo(t *testing.T) {
 	}
 }
 
-// TestExportIsRedoneOnlyWhenTheDatasetChanged: the stamp of the self-play
-// files changes with a new or grown file, and the export is redone when the
-// stamp, the recorded stamp or the export is missing or different.
-func TestExportIsRedoneOnlyWhenTheDatasetChanged(t *testing.T) {
-	dir := t.TempDir()
-	data, npy, stampFile := filepath.Join(dir, "selfplay", "job-1"), filepath.Join(dir, "npy"), filepath.Join(dir, "npy.stamp")
-	os.MkdirAll(data, 0o755)
-	stamp := func() string {
-		t.Helper()
-		s, err := datasetStamp(filepath.Join(dir, "selfplay", "*", "*.parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	if s := stamp(); s != "" {
-		t.Errorf("no Parquet file: stamp %q", s)
-	}
-	part := filepath.Join(data, "part-0000.parquet")
-	os.WriteFile(part, []byte("abc"), 0o644)
-	os.WriteFile(filepath.Join(data, "part-0001.parquet.tmp"), []byte("unfinished"), 0o644)
-	first := stamp()
-	if !strings.HasPrefix(first, part+" 3 ") || strings.Count(first, "\n") != 1 {
-		t.Errorf("stamp %q", first)
-	}
-	if !exportNeeded(first, stampFile, npy) {
-		t.Error("no export yet: not redone")
-	}
-	os.MkdirAll(npy, 0o755)
-	if !exportNeeded(first, stampFile, npy) {
-		t.Error("an export without its stamp (interrupted): not redone")
-	}
-	os.WriteFile(stampFile, []byte(first), 0o644)
-	if exportNeeded(first, stampFile, npy) {
-		t.Error("the same files: redone")
-	}
-	os.WriteFile(filepath.Join(data, "part-0001.parquet"), []byte("de"), 0o644)
-	if second := stamp(); !exportNeeded(second, stampFile, npy) || !strings.HasPrefix(second, first) {
-		t.Errorf("a new file: not redone (stamp %q)", second)
-	}
-	os.MkdirAll(filepath.Join(dir, "selfplay", "job-2"), 0o755)
-	os.WriteFile(filepath.Join(dir, "selfplay", "job-2", "part-0000.parquet"), []byte("f"), 0o644)
-	if third := stamp(); strings.Count(third, "\n") != 3 || !strings.Contains(third, "job-2") {
-		t.Errorf("another job's file: stamp %q", third)
-	}
-	os.WriteFile(part, []byte("abcd"), 0o644)
-	os.Chtimes(part, time.Now(), time.Now().Add(time.Hour))
-	if !exportNeeded(stamp(), stampFile, npy) {
-		t.Error("a rewritten file: not redone")
-	}
-	if s, err := datasetStamp(filepath.Join(dir, "missing", "*.parquet")); err != nil || s != "" {
-		t.Errorf("no files: stamp %q, %v", s, err)
-	}
-	if _, err := datasetStamp("[" + dir); err == nil {
-		t.Error("a bad pattern gives no error")
-	}
-}
-
 // TestSelfplayJobsFollowTheirArguments: the same arguments name the same
 // job (resumed), other ones another job (added beside it).
 func TestSelfplayJobsFollowTheirArguments(t *testing.T) {
@@ -153,42 +93,6 @@ func TestSelfplayJobsFollowTheirArguments(t *testing.T) {
 		if selfplayJob(other) == a {
 			t.Errorf("%q names the job of other arguments", other)
 		}
-	}
-}
-
-func TestBestEpochHasTheLowestValidationLoss(t *testing.T) {
-	v := func(x float64) *float64 { return &x }
-	cases := []struct {
-		history []epochLoss
-		want    int
-	}{
-		{[]epochLoss{{Epoch: 1, ValLoss: v(0.05)}, {Epoch: 2, ValLoss: v(0.04)}, {Epoch: 3, ValLoss: v(0.045)}}, 2},
-		{[]epochLoss{{Epoch: 1, ValLoss: v(0.04)}, {Epoch: 2, ValLoss: v(0.04)}}, 1},
-		{[]epochLoss{{Epoch: 1}, {Epoch: 2}, {Epoch: 3}}, 3},
-		{[]epochLoss{{Epoch: 1, ValLoss: v(math.NaN())}, {Epoch: 2, ValLoss: v(0.1)}}, 2},
-		{[]epochLoss{{Epoch: 4, ValLoss: v(0.2)}}, 4},
-	}
-	for _, c := range cases {
-		if got, err := bestEpoch(c.history); err != nil || got != c.want {
-			t.Errorf("bestEpoch(%+v) = %d, %v; want %d", c.history, got, err, c.want)
-		}
-	}
-	if hasValidation(cases[2].history) || !hasValidation(cases[0].history) {
-		t.Error("hasValidation")
-	}
-	if _, err := bestEpoch(nil); err == nil {
-		t.Error("no history: no error")
-	}
-	if got := checkpointPath("d", 12); got != filepath.Join("d", "epoch-0012.pt") {
-		t.Errorf("checkpoint path %q", got)
-	}
-	// The history as chessforge-nnue stores it, through the JSON readHistory prints.
-	var s trainState
-	if err := jsonDecode(`{"history": [{"epoch": 1, "train_loss": 0.05, "val_loss": null, "positions": 900}, {"epoch": 2, "train_loss": 0.04, "val_loss": 0.041, "positions": 900}], "train_rows": 900}`, &s); err != nil {
-		t.Fatal(err)
-	}
-	if best, _ := bestEpoch(s.History); best != 2 || s.TrainRows != 900 || s.History[0].ValLoss != nil {
-		t.Errorf("read %+v, best epoch %d", s, best)
 	}
 }
 
@@ -204,36 +108,6 @@ func TestFormatEloBoundsAPerfectOrZeroScore(t *testing.T) {
 		if got := match.FormatEstimate(c.e); got != c.want {
 			t.Errorf("match.FormatEstimate(%+v) = %q, want %q", c.e, got, c.want)
 		}
-	}
-}
-
-// TestCheckNetworkWantsTheEngineToNameTheNetwork: the recipe matches a
-// network only after the engine said it loaded that file, with that id.
-func TestCheckNetworkWantsTheEngineToNameTheNetwork(t *testing.T) {
-	engine := func(answer string) []string {
-		return []string{"sh", "-c", "cat >/dev/null; printf 'id name fake\\n" + answer + "\\nreadyok\\n'"}
-	}
-	if err := checkNetwork(engine("info string NNUE evaluation using n.nnue, network 0123"), "n.nnue", "0123"); err != nil {
-		t.Errorf("the right network: %v", err)
-	}
-	for _, answer := range []string{
-		"info string NNUE evaluation using n.nnue, network 9999",
-		"info string EvalFile n.nnue: truncated, keeping the hand-crafted evaluation",
-		"info string nothing",
-	} {
-		if err := checkNetwork(engine(answer), "n.nnue", "0123"); err == nil {
-			t.Errorf("%q accepted", answer)
-		}
-	}
-	if err := checkNetwork([]string{"false"}, "n.nnue", "0123"); err == nil {
-		t.Error("a failing engine accepted")
-	}
-}
-
-func TestNetworkIDIsReadFromTheExport(t *testing.T) {
-	m := networkID.FindStringSubmatch("wrote data/nnue-recipe/net.nnue: network 0123456789abcdef\n")
-	if m == nil || m[1] != "0123456789abcdef" {
-		t.Errorf("match %q", m)
 	}
 }
 
@@ -279,5 +153,3 @@ func TestRunNeedsTheBinaries(t *testing.T) {
 		t.Errorf("error %v, output %q", err, stdout.String())
 	}
 }
-
-func jsonDecode(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -1,7 +1,8 @@
 // Package stage runs the stages of the pipeline's recipes (make loop, make
 // nnue): each stage's header and duration lines, its command as a
 // subprocess, and a match played through package match, as the recipes'
-// mains print them.
+// mains print them; and (network.go) the stages that turn self-play into a
+// network, which make nnue and make loop's network cycle share.
 package stage
 
 import (

@@ -1,0 +1,249 @@
+package stage
+
+// The stages that turn self-play into a network, shared by make nnue and
+// make loop's network cycle: the NumPy export of the self-play files (redone
+// only when they changed), the Python environment with chessforge-nnue, the
+// training history read from the checkpoints, the export of the epoch with
+// the lowest validation loss, and the check that the engine plays with it.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// DatasetStamp describes the self-play files that pattern matches (their
+// names, sizes and modification times, one per line, in name order): the
+// NumPy export is redone when it changes. It is empty when nothing matches.
+func DatasetStamp(pattern string) (string, error) {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	var b strings.Builder
+	for _, f := range files {
+		info, err := os.Stat(f)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", f, info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String(), nil
+}
+
+// ExportNeeded reports whether the NumPy export in npyDir must be made
+// again for the dataset described by stamp (the export's command line and
+// DatasetStamp), given the stamp recorded in stampFile by the last export
+// that finished: when the export or the record is missing, or the dataset
+// changed since.
+func ExportNeeded(stamp, stampFile, npyDir string) bool {
+	if _, err := os.Stat(npyDir); err != nil {
+		return true
+	}
+	was, err := os.ReadFile(stampFile)
+	return err != nil || string(was) != stamp
+}
+
+// ExportNumPy is the stage that exports the self-play files pattern
+// matches (a glob, as bin/dataset reads it) to NumPy shards in npyDir with
+// bin/dataset and extra arguments, recording what it exported in
+// stampFile; when the files and the arguments are those of the last
+// finished export, it only says so.
+func ExportNumPy(stdout, stderr io.Writer, pattern, npyDir, stampFile string, extra []string) error {
+	stamp, err := DatasetStamp(pattern)
+	if err != nil {
+		return err
+	}
+	if stamp == "" {
+		return fmt.Errorf("no self-play file matches %s", pattern)
+	}
+	args := append([]string{"bin/dataset", "export", "-format", "npy", pattern, "-out", npyDir}, extra...)
+	stamp = strings.Join(args, " ") + "\n" + stamp
+	if !ExportNeeded(stamp, stampFile, npyDir) {
+		Skip(stdout, "export to NumPy", "the self-play files are those of "+npyDir)
+		return nil
+	}
+	if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.RemoveAll(npyDir); err != nil {
+		return err
+	}
+	if err := Run("export to NumPy", stdout, stderr, args...); err != nil {
+		return err
+	}
+	return os.WriteFile(stampFile, []byte(stamp), 0o644)
+}
+
+// Trainer returns the chessforge-nnue command and the Python interpreter of
+// the virtual environment env, first making the environment (with Debian's
+// torch and numpy visible) and installing datasets/python into it when
+// chessforge-nnue is missing, each as a stage.
+func Trainer(env string, stdout, stderr io.Writer) (trainer, python string, err error) {
+	trainer, python = filepath.Join(env, "bin", "chessforge-nnue"), filepath.Join(env, "bin", "python")
+	if _, err := os.Stat(trainer); err == nil {
+		return trainer, python, nil
+	}
+	if err := Run("python environment", stdout, stderr, "/usr/bin/python3", "-m", "venv", "--system-site-packages", env); err != nil {
+		return "", "", err
+	}
+	if err := Run("install chessforge-nnue", stdout, stderr, filepath.Join(env, "bin", "pip"), "install", "--no-index", "--no-build-isolation", "-e", "datasets/python"); err != nil {
+		return "", "", err
+	}
+	return trainer, python, nil
+}
+
+// EpochLoss is one epoch of a checkpoint's training history, as
+// chessforge-nnue stores it ("history" in each epoch-NNNN.pt).
+type EpochLoss struct {
+	Epoch     int      `json:"epoch"`
+	TrainLoss float64  `json:"train_loss"`
+	ValLoss   *float64 `json:"val_loss"` // null without validation data
+	Positions int64    `json:"positions"`
+}
+
+// TrainState is what the recipes read from the last checkpoint: the
+// history of every epoch and the size of the training set.
+type TrainState struct {
+	History   []EpochLoss `json:"history"`
+	TrainRows int64       `json:"train_rows"`
+}
+
+// BestEpoch returns the epoch with the lowest validation loss (the earliest
+// of equal ones); without validation losses, the last epoch.
+func BestEpoch(history []EpochLoss) (int, error) {
+	if len(history) == 0 {
+		return 0, errors.New("no epoch trained")
+	}
+	best, loss := 0, math.Inf(1)
+	for _, h := range history {
+		if h.ValLoss != nil && *h.ValLoss < loss {
+			best, loss = h.Epoch, *h.ValLoss
+		}
+	}
+	if best == 0 {
+		best = history[len(history)-1].Epoch
+	}
+	return best, nil
+}
+
+// HasValidation reports whether any epoch has a validation loss.
+func HasValidation(history []EpochLoss) bool {
+	for _, h := range history {
+		if h.ValLoss != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckpointPath is the file of a training epoch, as chessforge-nnue names it.
+func CheckpointPath(dir string, epoch int) string {
+	return filepath.Join(dir, fmt.Sprintf("epoch-%04d.pt", epoch))
+}
+
+// readHistory is the Python that prints the last checkpoint's state as JSON.
+const readHistory = `import json, sys, torch
+s = torch.load(sys.argv[1], map_location="cpu")
+print(json.dumps({"history": s["history"], "train_rows": s["train_rows"]}))`
+
+// LastState reads the training history from the last checkpoint in dir
+// with python, and returns it with the checkpoint's path.
+func LastState(python, dir string) (TrainState, string, error) {
+	cks, err := filepath.Glob(filepath.Join(dir, "epoch-*.pt"))
+	if err != nil || len(cks) == 0 {
+		return TrainState{}, "", fmt.Errorf("no checkpoint in %s", dir)
+	}
+	sort.Strings(cks)
+	last := cks[len(cks)-1]
+	out, err := exec.Command(python, "-c", readHistory, last).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(exit.Stderr))
+		}
+		return TrainState{}, "", fmt.Errorf("reading %s: %w", last, err)
+	}
+	var s TrainState
+	if err := json.Unmarshal(out, &s); err != nil {
+		return TrainState{}, "", fmt.Errorf("reading %s: %w", last, err)
+	}
+	return s, last, nil
+}
+
+// CheckNetwork asks the engine (a command line) to load the network net
+// with the options a match gives it, and reports an error unless the
+// engine answers that it evaluates with net, network id.
+func CheckNetwork(engine []string, net, id string) error {
+	cmd := exec.Command(engine[0], engine[1:]...)
+	cmd.Stdin = strings.NewReader("uci\nsetoption name Use NNUE value true\nsetoption name EvalFile value " + net + "\nisready\nquit\n")
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("%s with %s: %w", engine[0], net, err)
+	}
+	want := "NNUE evaluation using " + net + ", network " + id
+	var about string // the engine's last word on the file
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, want) {
+			return nil
+		}
+		if strings.HasPrefix(line, "info string ") && strings.Contains(line, net) {
+			about = strings.TrimSpace(line)
+		}
+	}
+	if about != "" {
+		return fmt.Errorf("%s does not play with %s: %s", engine[0], net, about)
+	}
+	return fmt.Errorf("%s does not say that it plays with %s (want %q)", engine[0], net, want)
+}
+
+// networkID finds the network's id in chessforge-nnue export's output
+// ("wrote FILE: network ID").
+var networkID = regexp.MustCompile(`: network (\S+)`)
+
+// Trained is a network exported from a training run.
+type Trained struct {
+	ID         string     // the network's id, as the export printed it
+	Epoch      int        // the epoch exported
+	Checkpoint string     // that epoch's checkpoint
+	State      TrainState // the run's history, from its last checkpoint
+}
+
+// ExportBest is the stage that exports the epoch of the training run in
+// trainDir with the lowest validation loss (the last one without
+// validation data) to the network file net, with trainer (chessforge-nnue)
+// and python (its interpreter, which reads the history).
+func ExportBest(stdout, stderr io.Writer, trainer, python, trainDir, net string) (Trained, error) {
+	state, last, err := LastState(python, trainDir)
+	if err != nil {
+		return Trained{}, err
+	}
+	epoch, err := BestEpoch(state.History)
+	if err != nil {
+		return Trained{}, fmt.Errorf("%s: %w", last, err)
+	}
+	why := fmt.Sprintf("lowest validation loss of %d", len(state.History))
+	if !HasValidation(state.History) {
+		why = "the last: no validation data"
+	}
+	t := Trained{ID: "?", Epoch: epoch, Checkpoint: CheckpointPath(trainDir, epoch), State: state}
+	var exported bytes.Buffer
+	if err := Run(fmt.Sprintf("export epoch %d (%s)", epoch, why),
+		io.MultiWriter(stdout, &exported), stderr, trainer, "export", t.Checkpoint, "--out", net); err != nil {
+		return Trained{}, err
+	}
+	if m := networkID.FindStringSubmatch(exported.String()); m != nil {
+		t.ID = m[1]
+	}
+	return t, nil
+}
