@@ -3,6 +3,7 @@
 SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
+                          [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue
     chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
 
@@ -244,6 +245,26 @@ def read_net(path):
     return q, prov, digest.hex()[:16]
 
 
+def dequantize(q):
+    """The float state dict whose :func:`quantize` is ``q`` (each weight
+    its integer divided by its scale; quantizing it again gives ``q``
+    exactly): a network file as a starting point for training."""
+    t = lambda a, scale: torch.from_numpy(np.asarray(a, dtype=np.float64) / scale).float()
+    return {"ft.weight": t(q["w1"], QA), "b1": t(q["b1"], QA),
+            "out.weight": t(q["w2"], QB).reshape(OUTPUTS, 2 * HIDDEN),
+            "out.bias": t([q["b2"]], QA * QB)}
+
+
+def initial_state(path):
+    """The model state to start training from: a network file's
+    (``.nnue``, dequantized) or a checkpoint's."""
+    if path.endswith(".nnue"):
+        return dequantize(read_net(path)[0])
+    if not os.path.isfile(path):
+        raise ValueError(f"--init {path}: no such file")
+    return torch.load(path, map_location="cpu")["model"]
+
+
 # Training.
 
 def _dataset(path, args, seed, shuffle):
@@ -285,7 +306,7 @@ def evaluate(model, ds, device):
 # The settings a resumed run must share with the checkpoint's, so that it
 # continues the same run (epochs, threads and device may change).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lam", "seed",
-                   "init_scale", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score")
+                   "init_scale", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score", "init")
 
 
 def _checkpoints(out):
@@ -330,6 +351,10 @@ def _train(args, device):
             opt.load_state_dict(state["optimizer"])
             history, start, positions = state["history"], state["epoch"], state["positions"]
             print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
+    if args.init and not start:
+        model.load_state_dict(initial_state(args.init))
+        model.clip_()
+        print(f"starting from {args.init}", flush=True)
     tr = _dataset(args.data, args, args.seed, True)
     val = None
     if args.val:
@@ -351,6 +376,7 @@ def _train(args, device):
         model.train()
         t0, c0 = time.perf_counter(), time.process_time()
         total, n, steps = 0.0, 0, 0
+        shown = t0
         for batch in tr:
             loss, k = _loss(model, batch, device)
             opt.zero_grad()
@@ -360,6 +386,11 @@ def _train(args, device):
             total += float(loss) * k
             n += k
             steps += 1
+            if args.progress and time.perf_counter() - shown >= args.progress:
+                shown = time.perf_counter()
+                print(f"epoch {epoch + 1}: {n} positions, train loss {total / n:.6f}, "
+                      f"{n / (shown - t0):.0f} positions/s ({n_train} rows before the filters)",
+                      file=sys.stderr, flush=True)
             if args.steps and steps >= args.steps:
                 break
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -457,6 +488,10 @@ def main(argv=None):
     t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
+    t.add_argument("--init", help="start from this checkpoint's (.pt) or network file's (.nnue) weights "
+                                  "instead of random ones (a fresh optimizer; epochs count from 1)")
+    t.add_argument("--progress", type=float, default=10,
+                   help="seconds between progress lines within an epoch, on stderr (0: none)")
     t.add_argument("--min-ply", type=int, default=0)
     t.add_argument("--max-score", type=int, default=0)
     t.add_argument("--skip-in-check", action="store_true")

@@ -146,6 +146,43 @@ class Training(unittest.TestCase):
             self.assertIn(p, str(cm.exception))
             self.assertIn(why, str(cm.exception))
 
+    def test_init_starts_from_a_network_or_a_checkpoint(self):
+        # A network file dequantizes to weights that quantize back to it
+        # exactly: the committed network, and one trained here.
+        default = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        q = nnue.read_net(default)[0]
+        back = nnue.quantize(nnue.dequantize(q))
+        for k in ("w1", "b1", "w2"):
+            np.testing.assert_array_equal(back[k], q[k])
+        self.assertEqual(back["b2"], q["b2"])
+        # Training from it starts from those weights: with a learning rate
+        # of 0 the first epoch's network is the committed one.
+        out = self.train("init-net", "--epochs", "1", "--lr", "0", "--init", default)
+        net = os.path.join(self.tmp, "init.nnue")
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
+        self.assertEqual(nnue.read_net(net)[2], nnue.read_net(default)[2])
+        # From a checkpoint: its weights, a fresh optimizer, epochs from 1;
+        # resuming keeps the run's own checkpoints, and needs the same --init.
+        first = os.path.join(self.train("init-a", "--epochs", "1"), "epoch-0001.pt")
+        out = self.train("init-ck", "--epochs", "1", "--lr", "0", "--init", first)
+        for k, v in state(first).items():
+            self.assertTrue(torch.equal(v, state(os.path.join(out, "epoch-0001.pt"))[k]), k)
+        self.train("init-ck", "--epochs", "2", "--lr", "0", "--init", first, "--resume")
+        resumed = torch.load(os.path.join(out, "epoch-0002.pt"))
+        self.assertEqual([h["epoch"] for h in resumed["history"]], [1, 2])
+        self.assertEqual(resumed["settings"]["init"], first)
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            rc = nnue.main(["train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
+                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "3", "--lr", "0", "--resume"])
+        self.assertEqual(rc, 1)
+        self.assertIn(f"trained with init {first!r}, resumed with None", err.getvalue())
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "x"), "--init",
+                            os.path.join(self.tmp, "missing.pt")])
+        self.assertEqual(rc, 1)
+        self.assertIn("--init " + os.path.join(self.tmp, "missing.pt") + ": no such file", err.getvalue())
+
     def test_quantized_forward_is_close_to_the_float_model(self):
         out = self.train("float", "--epochs", "1")
         ck = os.path.join(out, "epoch-0001.pt")
