@@ -1,8 +1,13 @@
-// Command loop runs one improvement cycle of the pipeline: self-play a
-// dataset with the current engine, tune the evaluation on it, build the
-// engine with the new tables, and match it against the engine from before
-// the tune with SPRT. The new tables are kept when the match shows a gain
-// and reverted otherwise. `make loop` runs it with configs/loop.json.
+// Command loop runs an improvement cycle of the pipeline and keeps what it
+// made when a match with SPRT shows a gain. The Texel cycle (-cycle texel,
+// `make loop` with configs/loop.json) self-plays a dataset with the
+// current engine, tunes the evaluation on it, builds the engine with the
+// new tables and matches it against the engine from before the tune; the
+// new tables are kept or reverted. The network cycle (-cycle nnue, `make
+// loop-nnue` with configs/loop-nnue.json; network.go) self-plays with the
+// current network, trains the next one on every cycle's positions, and
+// matches it against the current one; a kept network becomes the current
+// one.
 //
 // It is run from the repository root and drives the project's binaries in
 // bin/ (built by `make build`) and the Go toolchain for the rebuild; the
@@ -14,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +27,7 @@ import (
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
+	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 	"chessforge/tuner"
 )
@@ -53,6 +60,26 @@ func noGain(err error) bool {
 	return errors.As(err, &exit) && exit.ExitCode() == tuner.ExitNoGain
 }
 
+// eloGain writes a match's Elo estimate for the summary line, "+1.7 ±
+// 19.6", or after a perfect or a zero score the bound its interval gives
+// (see match.FormatEstimate).
+func eloGain(e stats.Estimate) string {
+	if _, side := e.Bound(); side != 0 || math.IsNaN(e.Elo) {
+		return match.FormatEstimate(e)
+	}
+	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, e.Margin())
+}
+
+// verdict names the SPRT's decision for the summary line, "no SPRT" when
+// none ran.
+func verdict(r *match.Result) string {
+	if v := r.Verdict(); v != "" {
+		return v
+	}
+	return "no SPRT"
+}
+
+// copyFile writes a copy of src at dst, atomically (through dst.tmp).
 func copyFile(dst, src string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -65,8 +92,20 @@ func copyFile(dst, src string) error {
 	return os.Rename(tmp, dst)
 }
 
+// run runs the configured cycle (or cycles).
 func run(cfg Config, stdout, stderr io.Writer) error {
+	if cfg.Cycle == cycleNNUE {
+		return runNetwork(cfg, stdout, stderr, stageSeams)
+	}
+	return runTexel(cfg, stdout, stderr)
+}
+
+// runTexel runs the Texel cycle in a cleared work directory.
+func runTexel(cfg Config, stdout, stderr io.Writer) error {
 	start := time.Now()
+	if _, err := os.Stat(filepath.Join(cfg.WorkDir, currentNetwork)); err == nil {
+		return fmt.Errorf("%s holds the network cycle's work (%s), which the Texel cycle would clear: give it another work-dir", cfg.WorkDir, currentNetwork)
+	}
 	for _, b := range []string{"bin/selfplay", "bin/tune"} {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run make build first", b)
@@ -145,11 +184,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	verdict := res.Verdict()
-	if verdict == "" {
-		verdict = "no SPRT"
-	}
-	fmt.Fprintf(stdout, "\nloop: Elo gain %+.1f ± %.1f (%s), new tables %s, %s\n",
-		est.Elo, est.Margin(), verdict, decision, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "\nloop: Elo gain %s (%s), new tables %s, %s\n",
+		eloGain(est), verdict(res), decision, time.Since(start).Round(time.Second))
 	return nil
 }

@@ -1,0 +1,313 @@
+package main
+
+// The network cycle (-cycle nnue). Its work directory holds the current
+// network and one directory per cycle:
+//
+//	current.nnue       the current network (at first a copy of network-file)
+//	current.pt         its training checkpoint, once the loop has kept one
+//	npy/, npy.stamp    the NumPy export of every cycle's self-play
+//	cycle-NNNN/
+//	  base.nnue, base.pt   the current network when the cycle began
+//	  selfplay/, selfplay.pgn   self-play with base.nnue (seed + N - 1)
+//	  train/               the training run, from base (epoch-NNNN.pt)
+//	  next.nnue            its epoch with the lowest validation loss
+//	  match.pgn            next.nnue against base.nnue
+//	  result.json          the match's outcome and the decision
+//	  summary.txt          the summary line: the cycle is finished
+//
+// Every stage resumes: self-play continues its job, the export is redone
+// only when the self-play files changed, training continues from its last
+// checkpoint, the network's export and the match (played whole) are
+// redone, and once result.json is written only the keep-or-revert step
+// remains, which is idempotent.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"chessforge/cmd/internal/stage"
+	"chessforge/engine/nnue"
+	"chessforge/selfplay/match"
+)
+
+// The network cycle's files in its work directory.
+const (
+	currentNetwork    = "current.nnue"
+	currentCheckpoint = "current.pt"
+)
+
+// seams are how the network cycle plays its match and runs the rebuild
+// after a promotion: stage.PlayMatch and stage.Run, which tests replace.
+type seams struct {
+	run   func(name string, stdout, stderr io.Writer, args ...string) error
+	match func(name string, args []string, stdout, stderr io.Writer) (*match.Result, error)
+}
+
+var stageSeams = seams{run: stage.Run, match: stage.PlayMatch}
+
+// cycleResult is a cycle's outcome, kept in its result.json once its match
+// has decided, so that an interrupted keep-or-revert step is only redone.
+type cycleResult struct {
+	Cycle      int    `json:"cycle"`
+	Current    string `json:"current"`    // the current network's id when the cycle began
+	Next       string `json:"next"`       // the new network's id
+	Epoch      int    `json:"epoch"`      // the epoch exported as the new network
+	Positions  int64  `json:"positions"`  // its training positions (before the filters)
+	Match      string `json:"match"`      // the match's summary line
+	EloGain    string `json:"elo_gain"`   // as the summary line writes it
+	Verdict    string `json:"verdict"`    // the SPRT's
+	Kept       bool   `json:"kept"`       // the new network became the current one
+	Promoted   bool   `json:"promoted"`   // and the embedded default (-promote)
+	Checkpoint string `json:"checkpoint"` // the new network's checkpoint
+}
+
+// summary is the cycle's one-line summary, as the Texel cycle's:
+// "loop: cycle N: Elo gain E ± C (verdict), new network ID kept|reverted,
+// P positions, T", T the time of this run of the cycle.
+func (r cycleResult) summary(elapsed time.Duration) string {
+	decision := "reverted"
+	if r.Kept {
+		decision = "kept"
+		if r.Promoted {
+			decision = "kept and promoted to the embedded default"
+		}
+	}
+	return fmt.Sprintf("loop: cycle %d: Elo gain %s (%s), new network %s %s, %d positions, %s",
+		r.Cycle, r.EloGain, r.Verdict, r.Next, decision, r.Positions, elapsed.Round(time.Second))
+}
+
+// cycleDir is cycle n's directory.
+func cycleDir(work string, n int) string {
+	return filepath.Join(work, fmt.Sprintf("cycle-%04d", n))
+}
+
+// nextCycle returns the first cycle without a summary: the one to resume
+// or to start.
+func nextCycle(work string) (int, error) {
+	for n := 1; ; n++ {
+		_, err := os.Stat(filepath.Join(cycleDir(work, n), "summary.txt"))
+		if errors.Is(err, os.ErrNotExist) {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// networkMatchArgs is the bin/match command line (without "bin/match")
+// that plays engine with the network next, as "next", against engine with
+// the network current, as "current", writing the games to pgn; extra (the
+// config's match-args) follows.
+func networkMatchArgs(engine, next, current, pgn string, extra []string) []string {
+	args := []string{"-a", engine, "-a-name", "next", "-a-opt", "Use NNUE=true", "-a-opt", "EvalFile=" + next,
+		"-b", engine, "-b-name", "current", "-b-opt", "Use NNUE=true", "-b-opt", "EvalFile=" + current, "-pgn", pgn}
+	return append(args, extra...)
+}
+
+// loadID reads the network file path and returns its id: a file the
+// engine would refuse is an error naming it and what is wrong.
+func loadID(path string) (string, error) {
+	n, err := nnue.LoadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return n.ID(), nil
+}
+
+// writeJSON writes v to path atomically.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// runNetwork runs cfg.Cycles network cycles, each resuming the unfinished
+// one or starting the next.
+func runNetwork(cfg Config, stdout, stderr io.Writer, s seams) error {
+	for _, b := range []string{"bin/selfplay", "bin/dataset", "bin/engine"} {
+		if _, err := os.Stat(b); err != nil {
+			return fmt.Errorf("%s is missing: run make build first", b)
+		}
+	}
+	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+		return err
+	}
+	current := filepath.Join(cfg.WorkDir, currentNetwork)
+	if _, err := os.Stat(current); errors.Is(err, os.ErrNotExist) {
+		id, err := loadID(cfg.NetworkFile)
+		if err != nil {
+			return err
+		}
+		if err := copyFile(current, cfg.NetworkFile); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "loop: the first current network is %s (network %s), copied to %s\n", cfg.NetworkFile, id, current)
+	} else if err != nil {
+		return err
+	}
+	for i := 0; i < cfg.Cycles; i++ {
+		if err := networkCycle(cfg, stdout, stderr, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// networkCycle runs or resumes one network cycle.
+func networkCycle(cfg Config, stdout, stderr io.Writer, s seams) error {
+	start := time.Now()
+	n, err := nextCycle(cfg.WorkDir)
+	if err != nil {
+		return err
+	}
+	dir := cycleDir(cfg.WorkDir, n)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
+	in := func(name string) string { return filepath.Join(dir, name) }
+
+	var r cycleResult
+	data, err := os.ReadFile(in("result.json"))
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &r); err != nil {
+			return fmt.Errorf("%s: %w", in("result.json"), err)
+		}
+		fmt.Fprintf(stdout, "\nloop: cycle %d: its match has decided (%s), finishing it\n", n, in("result.json"))
+	case errors.Is(err, os.ErrNotExist):
+		if r, err = playCycle(cfg, n, dir, stdout, stderr, s); err != nil {
+			return err
+		}
+		if err := writeJSON(in("result.json"), r); err != nil {
+			return err
+		}
+	default:
+		return err
+	}
+
+	// Keep or revert: a kept network (and its checkpoint) becomes the
+	// current one, and with -promote the embedded default.
+	if r.Kept {
+		if err := copyFile(work(currentCheckpoint), r.Checkpoint); err != nil {
+			return err
+		}
+		if err := copyFile(work(currentNetwork), in("next.nnue")); err != nil {
+			return err
+		}
+		if r.Promoted {
+			if err := copyFile(cfg.NetworkFile, in("next.nnue")); err != nil {
+				return err
+			}
+			if err := s.run("rebuild the binaries with the promoted network", stdout, stderr, "make", "build"); err != nil {
+				return err
+			}
+		}
+	}
+	line := r.summary(time.Since(start))
+	if err := os.WriteFile(in("summary.txt"), []byte(line+"\n"), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n%s\n", line)
+	return nil
+}
+
+// playCycle runs cycle n's stages up to its match's decision.
+func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams) (cycleResult, error) {
+	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
+	in := func(name string) string { return filepath.Join(dir, name) }
+
+	// The cycle's base: the current network as it began (its checkpoint
+	// first, so that base.nnue's presence says both are there).
+	base, baseCk := in("base.nnue"), in("base.pt")
+	if _, err := os.Stat(base); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(work(currentCheckpoint)); err == nil {
+			if err := copyFile(baseCk, work(currentCheckpoint)); err != nil {
+				return cycleResult{}, err
+			}
+		}
+		if err := copyFile(base, work(currentNetwork)); err != nil {
+			return cycleResult{}, err
+		}
+	}
+	baseID, err := loadID(base)
+	if err != nil {
+		return cycleResult{}, err
+	}
+	fmt.Fprintf(stdout, "\nloop: cycle %d (%s), current network %s\n", n, dir, baseID)
+
+	// 1. Self-play with the current network.
+	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
+	args = append(args, "-nnue", "-eval-file", base, "-seed", strconv.Itoa(cfg.Seed+n-1),
+		"-out", in("selfplay"), "-pgn", in("selfplay.pgn"), "-resume")
+	if err := stage.Run("self-play", stdout, stderr, args...); err != nil {
+		return cycleResult{}, err
+	}
+
+	// 2. The NumPy export of every cycle's positions, when they changed.
+	npy := work("npy")
+	pattern := filepath.Join(cfg.WorkDir, "cycle-*", "selfplay", "*.parquet")
+	if err := stage.ExportNumPy(stdout, stderr, pattern, npy, work("npy.stamp"), cfg.ExportArgs); err != nil {
+		return cycleResult{}, err
+	}
+
+	// 3. Training from the current network's weights (its checkpoint, or
+	// the network file dequantized), continuing the run's last epoch.
+	trainer, python, err := stage.Trainer(cfg.PythonEnv, stdout, stderr)
+	if err != nil {
+		return cycleResult{}, err
+	}
+	trainDir := in("train")
+	args = append([]string{trainer, "train", npy, "--out", trainDir}, cfg.TrainArgs...)
+	if !cfg.TrainFromScratch {
+		from := base
+		if _, err := os.Stat(baseCk); err == nil {
+			from = baseCk
+		}
+		args = append(args, "--init", from)
+	}
+	if err := stage.Run("train", stdout, stderr, append(args, "--resume")...); err != nil {
+		return cycleResult{}, err
+	}
+
+	// 4. The next network: the epoch with the lowest validation loss.
+	next := in("next.nnue")
+	trained, err := stage.ExportBest(stdout, stderr, trainer, python, trainDir, next)
+	if err != nil {
+		return cycleResult{}, err
+	}
+	// The engine must play with both networks, not fall back on the
+	// hand-crafted evaluation, for the match to mean anything.
+	for _, c := range []struct{ net, id string }{{next, trained.ID}, {base, baseID}} {
+		if err := stage.CheckNetwork([]string{"bin/engine"}, c.net, c.id); err != nil {
+			return cycleResult{}, err
+		}
+	}
+
+	// 5. The match: the next network against the current one.
+	res, err := s.match("match: the next network against the current one",
+		networkMatchArgs("bin/engine", next, base, in("match.pgn"), cfg.MatchArgs), stdout, stderr)
+	if err != nil {
+		return cycleResult{}, err
+	}
+	est := res.Estimate()
+	kept := keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided)
+	return cycleResult{
+		Cycle: n, Current: baseID, Next: trained.ID, Epoch: trained.Epoch, Positions: trained.State.TrainRows,
+		Match: res.Summary(), EloGain: eloGain(est), Verdict: verdict(res), Kept: kept, Promoted: kept && cfg.Promote,
+		Checkpoint: trained.Checkpoint,
+	}, nil
+}
