@@ -6,7 +6,7 @@ GO      ?= go
 export GOAMD64 ?= v2
 BIN     := bin
 
-.PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop nnue
+.PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop loop-nnue nnue
 
 all: build
 
@@ -106,6 +106,15 @@ selfplay: build
 # configs/loop.json sets each stage's arguments (scale it up there).
 loop: build
 	$(BIN)/loop -config configs/loop.json
+
+# The network cycle of the loop: self-play with the current network
+# (data/loop-nnue/current.nnue, at first the embedded one), train the next
+# one from it on every cycle's positions, SPRT match next against current;
+# keeps or reverts. Rerun to resume an interrupted cycle or start the next;
+# configs/loop-nnue.json sets each stage's arguments ("promote": true makes
+# a kept network the embedded default).
+loop-nnue: build
+	$(BIN)/loop -config configs/loop-nnue.json
 
 # The network recipe: self-play, NumPy export, train (chessforge-nnue in
 # .venv, made when missing), export the best epoch, SPRT match against the

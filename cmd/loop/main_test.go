@@ -205,3 +205,60 @@ func TestConfigErrorsNameTheFileAndLineAndExitTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestShippedNetworkConfigLoads(t *testing.T) {
+	c, err := parseArgs([]string{"-config", "../../configs/loop-nnue.json"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Cycle != cycleNNUE || c.WorkDir != "data/loop-nnue" || c.NetworkFile != "engine/nnue/default.nnue" || c.Promote ||
+		len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 {
+		t.Errorf("settings: %+v", c)
+	}
+	// The match, with the cycle's own arguments, is bin/match's: both
+	// engines with a network, an SPRT at a clock.
+	s, err := match.ParseArgs(networkMatchArgs("bin/engine", "n.nnue", "c.nnue", "m.pgn", c.MatchArgs), io.Discard)
+	if err != nil {
+		t.Fatalf("match-args %q: %v", c.MatchArgs, err)
+	}
+	if s.SPRT == (match.SPRTSetting{}) || s.TC.Base == 0 || s.AOpt.String() != "Use NNUE=true EvalFile=n.nnue" || s.BOpt.String() != "Use NNUE=true EvalFile=c.nnue" {
+		t.Errorf("match-args %q: SPRT %v, time control %q, options %q and %q", c.MatchArgs, s.SPRT, s.TC, s.AOpt, s.BOpt)
+	}
+}
+
+func TestCycleSettingsAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-cycle", "dama"}, `cycle "dama": want texel or nnue`},
+		{[]string{"-cycle", "nnue", "-cycles", "0"}, "cycles 0: must be positive"},
+		{[]string{"-cycle", "nnue", "-python-env", ""}, "python-env must not be empty"},
+		{[]string{"-cycle", "nnue", "-network-file", ""}, "network-file must not be empty"},
+		{[]string{"-cycle", "texel", "-weights-file", ""}, "weights-file must not be empty"},
+	} {
+		_, err := parseArgs(append([]string{"-config", "../../configs/loop.json"}, c.args...), io.Discard)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: error %v, want %q", c.args, err, c.want)
+		}
+	}
+	if c, err := parseArgs([]string{"-config", "../../configs/loop.json", "-cycle", "nnue", "-cycles", "3", "-promote"}, io.Discard); err != nil || c.Cycles != 3 || !c.Promote {
+		t.Errorf("%+v, %v", c, err)
+	}
+}
+
+func TestEloGainBoundsAPerfectOrZeroScore(t *testing.T) {
+	for _, c := range []struct {
+		e    stats.Estimate
+		want string
+	}{
+		{stats.Estimate{Elo: 1.74, Lo: -17.9, Hi: 21.3}, "+1.7 ± 19.6"},
+		{stats.Estimate{Elo: -12, Lo: -30, Hi: 6}, "-12.0 ± 18.0"},
+		{stats.Estimate{Elo: math.Inf(-1), Lo: math.Inf(-1), Hi: 290.5}, "< +290.5 (95%)"},
+		{stats.Estimate{Elo: math.Inf(1), Lo: 120, Hi: math.Inf(1)}, "> +120.0 (95%)"},
+	} {
+		if got := eloGain(c.e); got != c.want {
+			t.Errorf("eloGain(%+v) = %q, want %q", c.e, got, c.want)
+		}
+	}
+}

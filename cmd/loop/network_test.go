@@ -83,7 +83,7 @@ func fakeMatch(t *testing.T, decision stats.Decision, fail error) func(string, [
 		if fail != nil {
 			return nil, fail
 		}
-		stage.Start(stdout, name, args)
+		stage.Start(stdout, name, append([]string{"bin/match"}, args...))
 		return &match.Result{Names: [2]string{"next", "current"}, Score: stats.Trinomial{W: 30, D: 40, L: 10},
 			SPRT: &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Decision: decision}, nil
 	}
