@@ -58,7 +58,7 @@ type cycleResult struct {
 	Current    string `json:"current"`    // the current network's id when the cycle began
 	Next       string `json:"next"`       // the new network's id
 	Epoch      int    `json:"epoch"`      // the epoch exported as the new network
-	Positions  int64  `json:"positions"`  // its training positions (before the filters)
+	Positions  int64  `json:"positions"`  // its training positions (those the filters kept, validation excluded)
 	Match      string `json:"match"`      // the match's summary line
 	EloGain    string `json:"elo_gain"`   // as the summary line writes it
 	Verdict    string `json:"verdict"`    // the SPRT's
