@@ -480,8 +480,9 @@ def main(argv=None):
     t.add_argument("--batch-size", type=int, default=1024)
     t.add_argument("--shuffle-buffer", type=int, default=262144)
     t.add_argument("--lr", type=float, default=1e-3)
-    t.add_argument("--lambda", dest="lam", type=float, default=0.5,
-                   help="weight of the game result in the target (the rest: sigmoid(score/400))")
+    t.add_argument("--lambda", dest="lam", type=float, default=0.0,
+                   help="weight of the game result in the target (the rest: sigmoid(score/400)); "
+                        "0 by default: with a few million positions the result term overfits")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init-scale", type=float, default=1.0,
                    help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s); clipped")

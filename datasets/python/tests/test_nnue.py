@@ -107,7 +107,7 @@ class Training(unittest.TestCase):
                             "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "4", "--lambda", "0.25",
                             "--resume"])
         self.assertEqual(rc, 1)
-        self.assertIn("trained with lam 0.5, resumed with 0.25", err.getvalue())
+        self.assertIn("trained with lam 0.0, resumed with 0.25", err.getvalue())
         self.assertFalse(os.path.exists(os.path.join(part, "epoch-0004.pt")))
 
     def test_export_reads_back_and_bad_files_are_errors(self):
