@@ -1,0 +1,226 @@
+package dama
+
+import "math/bits"
+
+// Capture priority key, compared as one number (larger = preferred): the
+// number of pieces captured, then whether a king captures, then the number of
+// kings captured, then where the kings are met: bit 11-i is set when the
+// i-th piece captured is a king, so that with equal counts the sequence that
+// meets its first king earlier (then its second, ...) has the larger key.
+const (
+	keyCount   = 1 << 20
+	keyByKing  = 1 << 19
+	keyKings   = 1 << 14
+	keyOrderHi = 11 // bit for the first piece captured
+)
+
+// GenerateMoves fills l with the legal moves: the captures that the
+// priority rules allow when there is any capture, else the simple moves.
+// Each capture route is its own move, even when two routes share their
+// start and end.
+func (p *Position) GenerateMoves(l *MoveList) {
+	l.N = 0
+	us := p.side & 1
+	them := us ^ 1
+	empty := ^(p.men[0] | p.men[1] | p.kings[0] | p.kings[1])
+	if p.anyCapture(us, empty) {
+		p.generateCaptures(l, us, them, empty)
+		return
+	}
+	p.generateSimple(l, us, empty)
+}
+
+// HasMoves reports whether the side to move has a legal move.
+func (p *Position) HasMoves() bool {
+	us := p.side & 1
+	empty := ^(p.men[0] | p.men[1] | p.kings[0] | p.kings[1])
+	men, kings := p.men[us], p.kings[us]
+	var reach uint32
+	if us == White {
+		reach = stepUpLeft(men|kings) | stepUpRight(men|kings) | stepDownLeft(kings) | stepDownRight(kings)
+	} else {
+		reach = stepDownLeft(men|kings) | stepDownRight(men|kings) | stepUpLeft(kings) | stepUpRight(kings)
+	}
+	return reach&empty != 0 || p.anyCapture(us, empty)
+}
+
+// HasCapture reports whether the side to move must capture.
+func (p *Position) HasCapture() bool {
+	return p.anyCapture(p.side&1, ^p.Occupied())
+}
+
+// anyCapture reports whether side us has a capture: a piece with an enemy
+// piece it may take next to it and an empty square behind.
+func (p *Position) anyCapture(us Color, empty uint32) bool {
+	them := us ^ 1
+	men, kings := p.men[us&1], p.kings[us&1]
+	enemy := p.men[them&1] | p.kings[them&1]
+	enemyMen := p.men[them&1]
+	if us == White {
+		// Men take men forward (up); kings take anything, every way.
+		if stepUpLeft(stepUpLeft(men)&enemyMen)&empty != 0 ||
+			stepUpRight(stepUpRight(men)&enemyMen)&empty != 0 {
+			return true
+		}
+	} else {
+		if stepDownLeft(stepDownLeft(men)&enemyMen)&empty != 0 ||
+			stepDownRight(stepDownRight(men)&enemyMen)&empty != 0 {
+			return true
+		}
+	}
+	if kings == 0 {
+		return false
+	}
+	return stepUpLeft(stepUpLeft(kings)&enemy)&empty != 0 ||
+		stepUpRight(stepUpRight(kings)&enemy)&empty != 0 ||
+		stepDownLeft(stepDownLeft(kings)&enemy)&empty != 0 ||
+		stepDownRight(stepDownRight(kings)&enemy)&empty != 0
+}
+
+// generateSimple adds the non-capturing moves of side us.
+func (p *Position) generateSimple(l *MoveList, us Color, empty uint32) {
+	men, kings := p.men[us&1], p.kings[us&1]
+	crown := crownRow[us&1]
+	up, down := kings, kings
+	if us == White {
+		up |= men
+	} else {
+		down |= men
+	}
+	n := l.N
+	// Up: every row shifts by 4 one way; even rows by 5, odd rows by 3 the other.
+	n = addSimple(l, n, up>>4&empty, 4, men, crown)
+	n = addSimple(l, n, (up&rowsEven&^colFirst)>>5&empty, 5, men, crown)
+	n = addSimple(l, n, (up&rowsOdd&^colLast)>>3&empty, 3, men, crown)
+	// Down.
+	n = addSimple(l, n, down<<4&empty, -4, men, crown)
+	n = addSimple(l, n, (down&rowsEven&^colFirst)<<3&empty, -3, men, crown)
+	n = addSimple(l, n, (down&rowsOdd&^colLast)<<5&empty, -5, men, crown)
+	l.N = n
+}
+
+// addSimple adds a move to each square of tos from the square delta away;
+// a man that reaches the crowning row crowns.
+func addSimple(l *MoveList, n int, tos uint32, delta int, men, crown uint32) int {
+	for ; tos != 0; tos &= tos - 1 {
+		to := bits.TrailingZeros32(tos)
+		from := to + delta
+		if n >= MaxMoves {
+			return n
+		}
+		m := &l.Moves[n]
+		*m = Move{n: 1}
+		m.path[0] = Square(from)
+		m.path[1] = Square(to)
+		m.crowns = crown&(1<<uint(to)) != 0 && men&(1<<uint(from&31)) != 0
+		n++
+	}
+	return n
+}
+
+// capGen holds the state of the depth-first search for capture chains.
+type capGen struct {
+	list       *MoveList
+	best       uint32 // the best priority key recorded so far
+	path       [MaxCaptures + 1]Square
+	empty      uint32 // empty squares, the mover's start included
+	targets    uint32 // the pieces the mover may take
+	enemyKings uint32 // the enemy's kings
+	crown      uint32 // the mover's crowning row (for a man), else 0
+	dirs       [4]Direction
+	ndirs      int
+}
+
+// generateCaptures adds the captures of side us that the priority rules
+// allow: each piece's chains are searched depth first, and only the chains
+// with the highest priority key are kept.
+func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) {
+	g := capGen{list: l, enemyKings: p.kings[them&1]}
+	enemy := p.men[them&1] | p.kings[them&1]
+	// Kings first: with equal counts a king's capture outranks a man's, so
+	// the men's chains are then mostly cut off early by the key.
+	g.targets = enemy
+	g.crown = 0
+	g.dirs = [4]Direction{UpLeft, UpRight, DownLeft, DownRight}
+	g.ndirs = 4
+	for b := p.kings[us&1]; b != 0; b &= b - 1 {
+		s := Square(bits.TrailingZeros32(b))
+		g.empty = empty | 1<<uint(s)
+		g.path[0] = s
+		g.chain(s, 0, 0, keyByKing)
+	}
+	g.targets = p.men[them&1]
+	g.crown = crownRow[us&1]
+	if us == White {
+		g.dirs = [4]Direction{UpLeft, UpRight}
+	} else {
+		g.dirs = [4]Direction{DownLeft, DownRight}
+	}
+	g.ndirs = 2
+	for b := p.men[us&1]; b != 0; b &= b - 1 {
+		s := Square(bits.TrailingZeros32(b))
+		g.empty = empty | 1<<uint(s)
+		g.path[0] = s
+		g.chain(s, 0, 0, 0)
+	}
+}
+
+// chain extends a capture chain that has reached square s after depth
+// captures (the squares in captured, not yet removed), recording the chain
+// when no capture continues it.
+func (g *capGen) chain(s Square, depth int, captured, key uint32) {
+	found := false
+	for i := 0; i < g.ndirs; i++ {
+		d := g.dirs[i&3]
+		over := neighbour[s&31][d&3]
+		if over < 0 {
+			continue
+		}
+		ob := uint32(1) << uint(over&31)
+		if g.targets&ob == 0 || captured&ob != 0 {
+			continue
+		}
+		land := jumpTo[s&31][d&3]
+		if land < 0 {
+			continue
+		}
+		lb := uint32(1) << uint(land&31)
+		if g.empty&lb == 0 {
+			continue
+		}
+		found = true
+		k := key + keyCount
+		if g.enemyKings&ob != 0 {
+			k += keyKings | 1<<uint(keyOrderHi-depth)
+		}
+		g.path[(depth+1)%(MaxCaptures+1)] = land
+		if g.crown&lb != 0 {
+			g.record(depth+1, captured|ob, k, true) // a man crowns: its move ends
+		} else {
+			g.chain(land, depth+1, captured|ob, k)
+		}
+	}
+	if !found && depth > 0 {
+		g.record(depth, captured, key, false)
+	}
+}
+
+// record keeps a finished chain if no chain found so far outranks it,
+// dropping those it outranks.
+func (g *capGen) record(n int, captured, key uint32, crowns bool) {
+	if key < g.best {
+		return
+	}
+	l := g.list
+	if key > g.best {
+		g.best = key
+		l.N = 0
+	}
+	if l.N >= MaxMoves {
+		return
+	}
+	m := &l.Moves[l.N]
+	*m = Move{n: uint8(n), crowns: crowns, captured: captured}
+	copy(m.path[:n+1], g.path[:n+1])
+	l.N++
+}
