@@ -107,6 +107,12 @@ selfplay: build
 loop: build
 	$(BIN)/loop -config configs/loop.json
 
+# The same cycle for the Italian draughts evaluation (engine/dama/eval's
+# tables), each stage given -game dama: configs/dama-loop.json.
+.PHONY: loop-dama
+loop-dama: build
+	$(BIN)/loop -config configs/dama-loop.json
+
 # The network recipe: self-play, NumPy export, train (chessforge-nnue in
 # .venv, made when missing), export the best epoch, SPRT match against the
 # hand-crafted evaluation, all in data/nnue-recipe; rerun to resume or grow.

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"chessforge/configs"
+	"chessforge/selfplay/match"
 )
 
 // defaultConfigFile is the configuration `make loop` and a bare `loop` read.
@@ -15,6 +16,7 @@ const defaultConfigFile = "configs/loop.json"
 // its key in the config file (configs/loop.json) and its flag (see package
 // configs); defaultConfig gives the defaults.
 type Config struct {
+	Game            string   `json:"game" usage:"the game whose evaluation the cycle tunes: chess, or dama (Italian draughts: -game dama goes to each stage, see configs/dama-loop.json)"`
 	WorkDir         string   `json:"work-dir" usage:"scratch directory for the cycle (cleared first)"`
 	WeightsFile     string   `json:"weights-file" usage:"the generated evaluation tables"`
 	SelfplayArgs    []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn), space-separated"`
@@ -25,8 +27,15 @@ type Config struct {
 
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
-	return Config{WorkDir: "data/loop", WeightsFile: "engine/eval/weights_gen.go", KeepIfUndecided: true}
+	return Config{Game: match.Chess, WorkDir: "data/loop", WeightsFile: chessWeights, KeepIfUndecided: true}
 }
+
+// chessWeights is the chess evaluation's generated tables, the default
+// weights-file; damaWeights is the draughts evaluation's.
+const (
+	chessWeights = "engine/eval/weights_gen.go"
+	damaWeights  = "engine/dama/eval/weights_gen.go"
+)
 
 // validate reports a setting that cannot be used.
 func (c *Config) validate() error {
@@ -35,6 +44,15 @@ func (c *Config) validate() error {
 	}
 	if c.WeightsFile == "" {
 		return fmt.Errorf("weights-file must not be empty")
+	}
+	switch c.Game {
+	case match.Chess:
+	case match.Dama:
+		if c.WeightsFile == chessWeights {
+			return fmt.Errorf("game dama with weights-file %s, the chess tables: a draughts cycle tunes %s (see configs/dama-loop.json)", chessWeights, damaWeights)
+		}
+	default:
+		return fmt.Errorf("game %q: want %s or %s", c.Game, match.Chess, match.Dama)
 	}
 	return nil
 }
