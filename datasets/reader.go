@@ -329,9 +329,9 @@ func (b *Batch) Row(i int, r *Row) {
 type Reader struct {
 	files  []string
 	layout *encoder.Layout
-	rows  int64 // in all files
-	opts  ReaderOptions
-	next  int // index in files of the next file to open
+	rows   int64 // in all files
+	opts   ReaderOptions
+	next   int // index in files of the next file to open
 
 	pf       *file.Reader
 	rr       pqarrow.RecordReader      // the columns pqarrow reads; nil if planes is the only column

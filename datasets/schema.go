@@ -279,15 +279,15 @@ type Row struct {
 	// its first InputSize() values of the file's layout: all of them for
 	// chess (SPEC §1), the first 448 for draughts, the rest zero.
 	Planes          encoder.Planes
-	Move            string  // the move played, UCI
-	BestMove        string  // the search's best move, UCI
-	Policy          int32   // SPEC §2 index of BestMove
-	ScoreCP         int32   // centipawns from White's point of view; mate ±(32000 − plies)
-	Result          float32 // the game's result for White: 1, 0.5 or 0
-	InCheck         bool    // the side to move is in check
-	BestIsCapture   bool    // BestMove captures (en passant included)
-	BestIsPromotion bool    // BestMove promotes
-	Depth           int32          // search depth reached
-	Nodes           int64          // nodes searched
-	Termination     Termination    // how the game ended
+	Move            string      // the move played, UCI
+	BestMove        string      // the search's best move, UCI
+	Policy          int32       // SPEC §2 index of BestMove
+	ScoreCP         int32       // centipawns from White's point of view; mate ±(32000 − plies)
+	Result          float32     // the game's result for White: 1, 0.5 or 0
+	InCheck         bool        // the side to move is in check
+	BestIsCapture   bool        // BestMove captures (en passant included)
+	BestIsPromotion bool        // BestMove promotes
+	Depth           int32       // search depth reached
+	Nodes           int64       // nodes searched
+	Termination     Termination // how the game ended
 }
