@@ -152,14 +152,18 @@ func (g *damaGame) adjudicate() bool {
 	return false
 }
 
-// goArgs returns the go command's arguments: the text protocol limits a
-// search by nodes or depth only (Settings.Config refuses the others).
-func (g *damaGame) goArgs(side int) string {
+// goArgs returns the go command's arguments and the time budget for the
+// search: the text protocol limits a search by nodes, depth or time per
+// move, not by a clock (Settings.Config refuses one).
+func (g *damaGame) goArgs(side int) (string, time.Duration) {
 	tc := g.cfg.Players[side].TC
-	if tc.Kind == TCDepth {
-		return fmt.Sprintf("depth %d", tc.N)
+	switch tc.Kind {
+	case TCDepth:
+		return fmt.Sprintf("depth %d", tc.N), g.cfg.MoveTimeout
+	case TCMovetime:
+		return fmt.Sprintf("movetime %d", tc.Movetime.Milliseconds()), tc.Movetime + g.cfg.Margin
 	}
-	return fmt.Sprintf("nodes %d", tc.N)
+	return fmt.Sprintf("nodes %d", tc.N), g.cfg.MoveTimeout
 }
 
 // move asks the side to move for its move and plays it, or ends the game if
@@ -172,8 +176,8 @@ func (g *damaGame) move(ctx context.Context) error {
 	if len(g.rec.damaMoves) > 0 {
 		position += " moves " + strings.Join(g.rec.damaMoves, " ")
 	}
-	budget := g.cfg.MoveTimeout
-	res, err := g.engines[side].Go(ctx, position, g.goArgs(side), budget)
+	args, budget := g.goArgs(side)
+	res, err := g.engines[side].Go(ctx, position, args, budget)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -354,7 +354,7 @@ func TestDamaSettings(t *testing.T) {
 		t.Errorf("-random-plies 6 -book-plies 5 -max-plies 90: %v", err)
 	}
 	for _, c := range []struct{ args, want string }{
-		{"-tc movetime=100", "engine A: time control movetime=100: a draughts engine searches by nodes=N or depth=N"},
+		{"-tc clock=10+0.1", "engine A: time control clock=10+0.1: a draughts engine has no clock (want nodes=N, depth=N or movetime=MS)"},
 		{"-b-opt Hash=16", "-b-opt: a draughts engine's text protocol has no options"},
 		{"-max-plies -1", "-max-plies -1: must not be negative"},
 	} {
@@ -391,5 +391,33 @@ func TestDamaSameSeedReplaysTheSameGames(t *testing.T) {
 	}
 	if play(5) == play(6) {
 		t.Error("seeds 5 and 6 played the same games")
+	}
+}
+
+// TestProjectDamaEngineSpeaksTheProtocol plays the project's draughts engine
+// (bin/engine -game dama, built for the test) against itself: no forfeits,
+// every game ends by the rules or the ply cap, and the PDN replays.
+func TestProjectDamaEngineSpeaksTheProtocol(t *testing.T) {
+	engine := []string{projectEngine(t), "-game", "dama"}
+	var pdn bytes.Buffer
+	cfg := damaConfig(t, engine, engine, 4, nil, &pdn)
+	cfg.Players[0].TC = TimeControl{Kind: TCNodes, N: 800}
+	cfg.Players[1].TC = TimeControl{Kind: TCDepth, N: 3}
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Score.Games() != 4 || len(r.Forfeits[0])+len(r.Forfeits[1]) != 0 {
+		t.Fatalf("%d games, forfeits %v", r.Score.Games(), r.Forfeits)
+	}
+	for i, g := range readPDN(t, pdn.String()) {
+		pos := replay(t, g)
+		if pos.Outcome() == dama.Ongoing && !strings.HasPrefix(g.tags["Termination"], "adjudication: ply cap") {
+			t.Errorf("game %d ends undecided by %q in %s", i+1, g.tags["Termination"], pos.FEN())
+		}
+		// The engine's reported scores reach the comments.
+		if !strings.Contains(strings.Join(g.comments, " "), "/") {
+			t.Errorf("game %d: no score comments: %q", i+1, g.comments)
+		}
 	}
 }

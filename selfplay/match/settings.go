@@ -169,8 +169,8 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		if err := tc.validate(); err != nil {
 			return nil, configs.Usagef("engine %c: %w", "AB"[side], err)
 		}
-		if cfg.dama() && tc.Kind != TCNodes && tc.Kind != TCDepth {
-			return nil, configs.Usagef("engine %c: time control %v: a draughts engine searches by nodes=N or depth=N", "AB"[side], tc)
+		if cfg.dama() && tc.Kind == TCClock {
+			return nil, configs.Usagef("engine %c: time control %v: a draughts engine has no clock (want nodes=N, depth=N or movetime=MS)", "AB"[side], tc)
 		}
 		if cfg.dama() && len(e.options) > 0 {
 			return nil, configs.Usagef("-%c-opt: a draughts engine's text protocol has no options", "ab"[side])
