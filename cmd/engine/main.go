@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"chessforge/encoder"
 	"chessforge/engine/dama/protocol"
 	damasearch "chessforge/engine/dama/search"
 	"chessforge/engine/search"
@@ -44,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	if game == "dama" {
+	if game == encoder.GameDama {
 		return runDama(args, stdin, stdout, stderr)
 	}
 	if len(args) == 0 {
@@ -87,27 +88,28 @@ func usageError(stderr io.Writer, format string, args ...any) int {
 }
 
 // gameFlag takes a leading -game NAME (or -game=NAME, with one or two
-// dashes) off args and returns the game, "chess" without one.
+// dashes) off args and returns the game (the names a dataset's
+// chessforge.game holds), chess without one.
 func gameFlag(args []string) (game string, rest []string, err error) {
 	if len(args) == 0 {
-		return "chess", args, nil
+		return encoder.GameChess, args, nil
 	}
 	name, value, hasValue := strings.Cut(strings.TrimPrefix(args[0], "-"), "=")
 	if name != "-game" && name != "game" {
-		return "chess", args, nil
+		return encoder.GameChess, args, nil
 	}
 	rest = args[1:]
 	if !hasValue {
 		if len(rest) == 0 {
-			return "", nil, fmt.Errorf("-game needs a value: chess or dama")
+			return "", nil, fmt.Errorf("-game needs a value: %s or %s", encoder.GameChess, encoder.GameDama)
 		}
 		value, rest = rest[0], rest[1:]
 	}
 	switch value {
-	case "chess", "dama":
+	case encoder.GameChess, encoder.GameDama:
 		return value, rest, nil
 	}
-	return "", nil, fmt.Errorf("-game %q: want chess or dama", value)
+	return "", nil, fmt.Errorf("-game %q: want %s or %s", value, encoder.GameChess, encoder.GameDama)
 }
 
 // runDama is the draughts engine: the text protocol on stdin and stdout,

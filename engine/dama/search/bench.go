@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultBenchDepth is the depth of the draughts bench without an argument.
-const DefaultBenchDepth = 14
+const DefaultBenchDepth = 13
 
 // BenchResult is the outcome of a bench run (the chess bench's type).
 type BenchResult = chess.BenchResult

@@ -157,7 +157,10 @@ func (s *Searcher) Search(pos *dama.Position, lim Limits) Result {
 		idx := s.pick(0, i, list.Len())
 		s.roots = append(s.roots, rootMove{move: list.At(idx), index: idx, score: -Infinity})
 	}
+	// Until an iteration scores a move, the first is the best, scored by
+	// the static evaluation (a search stopped before depth 1 ends).
 	s.best = s.roots[0]
+	s.best.score = s.eval.Evaluate(s.pos)
 	s.bestPV[0], s.bestPVLen = s.best.move, 1
 
 	maxDepth := MaxPly - 1
