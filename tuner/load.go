@@ -495,10 +495,6 @@ func (w *worker) one(rec *record, r *chunkResult) error {
 	return set.Add(c, rec.result, rec.score)
 }
 
-// keyGame is the dataset metadata key that names a file's game; a file
-// without it holds chess positions.
-const keyGame = "chessforge.game"
-
 // DataGame returns the game of the positions at path as the Parquet
 // files' metadata (chessforge.game; absent: chess) says it, or "" when
 // path holds text files only, which do not say. Files of different games
@@ -517,10 +513,7 @@ func DataGame(path string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		g := infos[0].Metadata[keyGame]
-		if g == "" {
-			g = GameChess
-		}
+		g := infos[0].Layout.Game // from datasets.KeyGame, chess when absent
 		if game != "" && g != game {
 			return "", fmt.Errorf("tune: %s holds %s positions and %s %s positions: tune one game at a time", from, game, f, g)
 		}

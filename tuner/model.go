@@ -3,6 +3,8 @@ package tuner
 import (
 	"fmt"
 	"strings"
+
+	"chessforge/encoder"
 )
 
 // A Model is an evaluation the tuner fits: the shape of its formula, its
@@ -126,10 +128,10 @@ type Provenance struct {
 var Games = []string{GameChess, GameDama}
 
 // The games' names, as the datasets' metadata key chessforge.game holds
-// them.
+// them (package encoder declares them).
 const (
-	GameChess = "chess"
-	GameDama  = "dama"
+	GameChess = encoder.GameChess
+	GameDama  = encoder.GameDama
 )
 
 // ModelFor returns the model of game (GameChess or GameDama; "" is chess).
