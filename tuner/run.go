@@ -20,7 +20,7 @@ import (
 // package configs), its usage tag the flag's help; DefaultOptions gives the
 // defaults.
 type Options struct {
-	Data      string "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines\""
+	Data      string "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines (PDN FENs for draughts)\""
 	Game      string `json:"game" usage:"the game whose evaluation is tuned: chess or dama (empty: the dataset's chessforge.game metadata; chess for text files and datasets without it)"`
 	Select    string `json:"select" usage:"position selection: qsearch (resolve each to its quiet leaf), filter (skip in-check and capture/promotion best moves), none"`
 	SkipMates bool   `json:"skip-mates" usage:"skip positions with a mate score"`
