@@ -108,11 +108,8 @@ func addSimple(l *MoveList, n int, tos uint32, delta int, men, crown uint32) int
 		if n >= MaxMoves {
 			return n
 		}
-		m := &l.Moves[n]
-		*m = Move{n: 1}
-		m.path[0] = Square(from)
-		m.path[1] = Square(to)
-		m.crowns = crown&(1<<uint(to)) != 0 && men&(1<<uint(from&31)) != 0
+		crowns := crown&(1<<uint(to)) != 0 && men&(1<<uint(from&31)) != 0
+		l.Moves[n] = newMove(Square(from), Square(to), 1, crowns, 0, 0)
 		n++
 	}
 	return n
@@ -122,7 +119,7 @@ func addSimple(l *MoveList, n int, tos uint32, delta int, men, crown uint32) int
 type capGen struct {
 	list       *MoveList
 	best       uint32 // the best priority key recorded so far
-	path       [MaxCaptures + 1]Square
+	from       Square // the capturing piece's square
 	empty      uint32 // empty squares, the mover's start included
 	targets    uint32 // the pieces the mover may take
 	enemyKings uint32 // the enemy's kings
@@ -132,43 +129,57 @@ type capGen struct {
 }
 
 // generateCaptures adds the captures of side us that the priority rules
-// allow: each piece's chains are searched depth first, and only the chains
-// with the highest priority key are kept.
+// allow: the chains of each piece that has a first capture are searched
+// depth first, and only the chains with the highest priority key are kept.
 func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) {
 	g := capGen{list: l, enemyKings: p.kings[them&1]}
 	enemy := p.men[them&1] | p.kings[them&1]
+	enemyMen := p.men[them&1]
+	// The pieces with a first capture: an empty square two steps ahead with
+	// a piece they may take between (the steps taken backwards from the
+	// empty squares).
+	upJumpers := func(t uint32) uint32 {
+		return stepDownRight(stepDownRight(empty)&t) | stepDownLeft(stepDownLeft(empty)&t)
+	}
+	downJumpers := func(t uint32) uint32 {
+		return stepUpRight(stepUpRight(empty)&t) | stepUpLeft(stepUpLeft(empty)&t)
+	}
 	// Kings first: with equal counts a king's capture outranks a man's, so
 	// the men's chains are then mostly cut off early by the key.
-	g.targets = enemy
-	g.crown = 0
-	g.dirs = [4]Direction{UpLeft, UpRight, DownLeft, DownRight}
-	g.ndirs = 4
-	for b := p.kings[us&1]; b != 0; b &= b - 1 {
-		s := Square(bits.TrailingZeros32(b))
-		g.empty = empty | 1<<uint(s)
-		g.path[0] = s
-		g.chain(s, 0, 0, keyByKing)
+	if kings := p.kings[us&1] & (upJumpers(enemy) | downJumpers(enemy)); kings != 0 {
+		g.targets = enemy
+		g.dirs = [4]Direction{UpLeft, UpRight, DownLeft, DownRight}
+		g.ndirs = 4
+		for b := kings; b != 0; b &= b - 1 {
+			s := Square(bits.TrailingZeros32(b))
+			g.empty = empty | 1<<uint(s)
+			g.from = s
+			g.chain(s, 0, 0, keyByKing, 0)
+		}
 	}
-	g.targets = p.men[them&1]
-	g.crown = crownRow[us&1]
+	men := p.men[us&1]
 	if us == White {
+		men &= upJumpers(enemyMen)
 		g.dirs = [4]Direction{UpLeft, UpRight}
 	} else {
+		men &= downJumpers(enemyMen)
 		g.dirs = [4]Direction{DownLeft, DownRight}
 	}
+	g.targets = enemyMen
+	g.crown = crownRow[us&1]
 	g.ndirs = 2
-	for b := p.men[us&1]; b != 0; b &= b - 1 {
+	for b := men; b != 0; b &= b - 1 {
 		s := Square(bits.TrailingZeros32(b))
 		g.empty = empty | 1<<uint(s)
-		g.path[0] = s
-		g.chain(s, 0, 0, 0)
+		g.from = s
+		g.chain(s, 0, 0, 0, 0)
 	}
 }
 
 // chain extends a capture chain that has reached square s after depth
 // captures (the squares in captured, not yet removed), recording the chain
-// when no capture continues it.
-func (g *capGen) chain(s Square, depth int, captured, key uint32) {
+// when no capture continues it; jumps holds the directions taken so far.
+func (g *capGen) chain(s Square, depth int, captured, key, jumps uint32) {
 	found := false
 	for i := 0; i < g.ndirs; i++ {
 		d := g.dirs[i&3]
@@ -193,21 +204,21 @@ func (g *capGen) chain(s Square, depth int, captured, key uint32) {
 		if g.enemyKings&ob != 0 {
 			k += keyKings | 1<<uint(keyOrderHi-depth)
 		}
-		g.path[(depth+1)%(MaxCaptures+1)] = land
+		j := jumps | uint32(d)<<(2*uint(depth))
 		if g.crown&lb != 0 {
-			g.record(depth+1, captured|ob, k, true) // a man crowns: its move ends
+			g.record(land, depth+1, captured|ob, k, j, true) // a man crowns: its move ends
 		} else {
-			g.chain(land, depth+1, captured|ob, k)
+			g.chain(land, depth+1, captured|ob, k, j)
 		}
 	}
 	if !found && depth > 0 {
-		g.record(depth, captured, key, false)
+		g.record(s, depth, captured, key, jumps, false)
 	}
 }
 
 // record keeps a finished chain if no chain found so far outranks it,
 // dropping those it outranks.
-func (g *capGen) record(n int, captured, key uint32, crowns bool) {
+func (g *capGen) record(to Square, n int, captured, key, jumps uint32, crowns bool) {
 	if key < g.best {
 		return
 	}
@@ -219,8 +230,6 @@ func (g *capGen) record(n int, captured, key uint32, crowns bool) {
 	if l.N >= MaxMoves {
 		return
 	}
-	m := &l.Moves[l.N]
-	*m = Move{n: uint8(n), crowns: crowns, captured: captured}
-	copy(m.path[:n+1], g.path[:n+1])
+	l.Moves[l.N] = newMove(g.from, to, n, crowns, captured, jumps)
 	l.N++
 }

@@ -32,10 +32,10 @@ func (p *Position) ParseMove(text string) (Move, error) {
 		if m.From() != sq[0] {
 			continue
 		}
-		if int(m.n) == n-1 {
+		if m.Landings() == n-1 {
 			same := true
 			for i := 1; i < n; i++ {
-				same = same && m.path[i] == sq[i]
+				same = same && m.Landing(i-1) == sq[i]
 			}
 			if same {
 				return m, nil

@@ -155,7 +155,7 @@ func (p *Position) computeHash() uint64 {
 // GenerateMoves or ParseMove returned).
 func (p *Position) MakeMove(m Move) {
 	us, them := p.side&1, (p.side^1)&1
-	from, to := m.path[0]&31, m.To()&31
+	from, to := m.From()&31, m.To()&31
 	fromBit, toBit := uint32(1)<<from, uint32(1)<<to
 	u := undo{move: m, hash: p.hash, quiet: p.quiet}
 	h := p.hash ^ zobristBlack
@@ -166,7 +166,7 @@ func (p *Position) MakeMove(m Move) {
 	} else {
 		p.men[us] &^= fromBit
 		h ^= zobristPiece[us][from]
-		if m.crowns {
+		if m.Crowns() {
 			p.kings[us] |= toBit
 			h ^= zobristPiece[2+us][to]
 		} else {
@@ -206,11 +206,11 @@ func (p *Position) UnmakeMove() {
 	m := &u.move
 	p.side ^= 1
 	us, them := p.side&1, (p.side^1)&1
-	fromBit, toBit := uint32(1)<<(m.path[0]&31), uint32(1)<<(m.To()&31)
+	fromBit, toBit := uint32(1)<<(m.From()&31), uint32(1)<<(m.To()&31)
 	if u.moverKing {
 		p.kings[us] = p.kings[us]&^toBit | fromBit
 	} else {
-		if m.crowns {
+		if m.Crowns() {
 			p.kings[us] &^= toBit
 		} else {
 			p.men[us] &^= toBit
