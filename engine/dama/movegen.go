@@ -30,6 +30,29 @@ func (p *Position) GenerateMoves(l *MoveList) {
 	p.generateSimple(l, us, empty)
 }
 
+// CountMoves returns the number of legal moves, as GenerateMoves would
+// find them, counting simple moves without listing them.
+func (p *Position) CountMoves() int {
+	us := p.side & 1
+	empty := ^(p.men[0] | p.men[1] | p.kings[0] | p.kings[1])
+	if p.anyCapture(us, empty) {
+		return p.generateCaptures(nil, us, us^1, empty)
+	}
+	men, kings := p.men[us], p.kings[us]
+	up, down := kings, kings
+	if us == White {
+		up |= men
+	} else {
+		down |= men
+	}
+	return bits.OnesCount32(up>>4&empty) +
+		bits.OnesCount32((up&rowsEven&^colFirst)>>5&empty) +
+		bits.OnesCount32((up&rowsOdd&^colLast)>>3&empty) +
+		bits.OnesCount32(down<<4&empty) +
+		bits.OnesCount32((down&rowsEven&^colFirst)<<3&empty) +
+		bits.OnesCount32((down&rowsOdd&^colLast)<<5&empty)
+}
+
 // HasMoves reports whether the side to move has a legal move.
 func (p *Position) HasMoves() bool {
 	us := p.side & 1
@@ -117,21 +140,23 @@ func addSimple(l *MoveList, n int, tos uint32, delta int, men, crown uint32) int
 
 // capGen holds the state of the depth-first search for capture chains.
 type capGen struct {
-	list       *MoveList
-	best       uint32 // the best priority key recorded so far
-	from       Square // the capturing piece's square
-	empty      uint32 // empty squares, the mover's start included
-	targets    uint32 // the pieces the mover may take
-	enemyKings uint32 // the enemy's kings
-	crown      uint32 // the mover's crowning row (for a man), else 0
-	dirs       [4]Direction
-	ndirs      int
+	list       *MoveList // where the moves go; nil to count them only
+	n          int       // the number of moves kept
+	best       uint32    // the best priority key recorded so far
+	from       Square    // the capturing piece's square
+	empty      uint32    // empty squares, the mover's start included
+	targets    uint32    // the pieces the mover may take
+	enemyKings uint32    // the enemy's kings
+	crown      uint32    // the mover's crowning row (for a man), else 0
+	dirLo      Direction // the directions the piece may jump: dirLo..dirHi
+	dirHi      Direction
 }
 
 // generateCaptures adds the captures of side us that the priority rules
 // allow: the chains of each piece that has a first capture are searched
 // depth first, and only the chains with the highest priority key are kept.
-func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) {
+// It returns their number; with l nil it only counts them.
+func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) int {
 	g := capGen{list: l, enemyKings: p.kings[them&1]}
 	enemy := p.men[them&1] | p.kings[them&1]
 	enemyMen := p.men[them&1]
@@ -148,8 +173,7 @@ func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) {
 	// the men's chains are then mostly cut off early by the key.
 	if kings := p.kings[us&1] & (upJumpers(enemy) | downJumpers(enemy)); kings != 0 {
 		g.targets = enemy
-		g.dirs = [4]Direction{UpLeft, UpRight, DownLeft, DownRight}
-		g.ndirs = 4
+		g.dirLo, g.dirHi = UpLeft, DownRight
 		for b := kings; b != 0; b &= b - 1 {
 			s := Square(bits.TrailingZeros32(b))
 			g.empty = empty | 1<<uint(s)
@@ -160,20 +184,23 @@ func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) {
 	men := p.men[us&1]
 	if us == White {
 		men &= upJumpers(enemyMen)
-		g.dirs = [4]Direction{UpLeft, UpRight}
+		g.dirLo, g.dirHi = UpLeft, UpRight
 	} else {
 		men &= downJumpers(enemyMen)
-		g.dirs = [4]Direction{DownLeft, DownRight}
+		g.dirLo, g.dirHi = DownLeft, DownRight
 	}
 	g.targets = enemyMen
 	g.crown = crownRow[us&1]
-	g.ndirs = 2
 	for b := men; b != 0; b &= b - 1 {
 		s := Square(bits.TrailingZeros32(b))
 		g.empty = empty | 1<<uint(s)
 		g.from = s
 		g.chain(s, 0, 0, 0, 0)
 	}
+	if l != nil {
+		l.N = g.n
+	}
+	return g.n
 }
 
 // chain extends a capture chain that has reached square s after depth
@@ -181,8 +208,7 @@ func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) {
 // when no capture continues it; jumps holds the directions taken so far.
 func (g *capGen) chain(s Square, depth int, captured, key, jumps uint32) {
 	found := false
-	for i := 0; i < g.ndirs; i++ {
-		d := g.dirs[i&3]
+	for d := g.dirLo; d <= g.dirHi; d++ {
 		over := neighbour[s&31][d&3]
 		if over < 0 {
 			continue
@@ -222,14 +248,15 @@ func (g *capGen) record(to Square, n int, captured, key, jumps uint32, crowns bo
 	if key < g.best {
 		return
 	}
-	l := g.list
 	if key > g.best {
 		g.best = key
-		l.N = 0
+		g.n = 0
 	}
-	if l.N >= MaxMoves {
-		return
+	if g.list != nil {
+		if g.n >= MaxMoves {
+			return
+		}
+		g.list.Moves[g.n] = newMove(g.from, to, n, crowns, captured, jumps)
 	}
-	l.Moves[l.N] = newMove(g.from, to, n, crowns, captured, jumps)
-	l.N++
+	g.n++
 }

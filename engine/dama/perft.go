@@ -1,17 +1,17 @@
 package dama
 
 // Perft counts the legal move sequences of the given depth from the
-// position (capture routes counted apart), with make and unmake; the leaves'
-// moves are counted without being made.
+// position (capture routes counted apart), with make and unmake; the last
+// ply's moves are counted (CountMoves), not made.
 func (p *Position) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
+	if depth == 1 {
+		return uint64(p.CountMoves())
+	}
 	var l MoveList
 	p.GenerateMoves(&l)
-	if depth == 1 {
-		return uint64(l.N)
-	}
 	var n uint64
 	for i := 0; i < l.N; i++ {
 		p.MakeMove(l.Moves[i])
