@@ -27,7 +27,7 @@ var usage = fmt.Sprintf(`usage: engine [-game chess|dama] [bench [depth]]
                         the last line is "N nodes N nps"
   engine -game dama     play Italian draughts instead, speaking the draughts text protocol
                         (position startpos|fen F [moves ...], go depth N|nodes N|movetime MS,
-                        perft N, d, newgame, quit); -game dama bench [depth] is its bench
+                        perft N, d, newgame, isready, quit); -game dama bench [depth] is its bench
                         (default depth %d); -game chess (the default) is the UCI engine
   engine -h, --help     print this help
 

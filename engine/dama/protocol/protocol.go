@@ -12,6 +12,7 @@
 //	perft N                          "M: count" per legal move, then "Nodes searched: N"
 //	d                                the board, then "fen <FEN>"
 //	newgame                          the start position, the search's memory cleared
+//	isready                          "readyok" (as in UCI, for match runners)
 //	quit                             end
 //
 // Moves are in standard notation (22-18, 27x18x9x2); scores are in
@@ -96,10 +97,14 @@ func (s *Session) Handle(line string) bool {
 			s.searcher.Clear()
 			s.pos, s.posErr = dama.StartPosition(), nil
 		}
+	case "isready":
+		if err = noArgs(cmd, args); err == nil {
+			fmt.Fprintln(s.out, "readyok")
+		}
 	case "quit":
 		return false
 	default:
-		err = fmt.Errorf("unknown command %q (want position, go, perft, d, newgame or quit)", cmd)
+		err = fmt.Errorf("unknown command %q (want position, go, perft, d, newgame, isready or quit)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintf(s.out, "error: %v\n", err)

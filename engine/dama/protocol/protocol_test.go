@@ -92,6 +92,9 @@ func TestPerftDisplayNewgameQuit(t *testing.T) {
 	if out := do("d"); out[len(out)-1] != "fen W:W21-32:B1-12" {
 		t.Errorf("d after newgame: %q", out)
 	}
+	if out := do("isready"); len(out) != 1 || out[0] != "readyok" {
+		t.Errorf("isready: %q", out)
+	}
 	if out := do("quit"); len(out) != 1 || out[0] != "<quit>" {
 		t.Errorf("quit: %q", out)
 	}
@@ -115,6 +118,7 @@ func TestBadLinesGetAnError(t *testing.T) {
 		{"perft two", `got "two"`},
 		{"d now", `d takes no arguments, got "now"`},
 		{"newgame please", "newgame takes no arguments"},
+		{"isready now", "isready takes no arguments"},
 		{"position", `position: want "startpos" or "fen <FEN>"`},
 		{"position middle", `got "middle"`},
 		{"position startpos 22-18", `want "moves" after the position, got "22-18"`},
@@ -153,7 +157,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "21-17: 1\n22-18: 1\n23-19: 1\n24-20: 1\n21-18: 1\n22-19: 1\n23-20: 1\nNodes searched: 7\n" +
-		"error: unknown command \"bogus\" (want position, go, perft, d, newgame or quit)\n"
+		"error: unknown command \"bogus\" (want position, go, perft, d, newgame, isready or quit)\n"
 	if out.String() != want {
 		t.Errorf("Run:\n%s\nwant:\n%s", out.String(), want)
 	}
