@@ -45,6 +45,7 @@ func (o *DamaOpening) play() (*dama.Position, error) {
 // that length run short of new positions, the longest length grows by a ply.
 // The same seed gives the same openings.
 func DamaRandomOpenings(n, minPlies, maxPlies int, seed uint64) []DamaOpening {
+	maxPlies = max(maxPlies, minPlies)
 	rng := rand.New(rand.NewPCG(seed, 0x64616d61))
 	out := make([]DamaOpening, 0, n)
 	seen := map[uint64]bool{}
