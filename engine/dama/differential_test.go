@@ -64,6 +64,9 @@ func compareMoves(t *testing.T, p *Position, bit *[4]int) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("%s: moves\n%v\nthe simple implementation:\n%v\n%s", p.FEN(), got, want, p)
 	}
+	if p.CountMoves() != l.N || p.HasMoves() != (l.N > 0) || p.HasCapture() != (l.N > 0 && l.Moves[0].IsCapture()) {
+		t.Fatalf("%s: CountMoves %d, HasMoves %v, HasCapture %v with moves %v", p.FEN(), p.CountMoves(), p.HasMoves(), p.HasCapture(), got)
+	}
 }
 
 // TestAgainstSimpleImplementation: the package and the simple array-board

@@ -1,6 +1,9 @@
 package dama
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -88,4 +91,53 @@ func BenchmarkGenerateMoves(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(positions))/b.Elapsed().Seconds(), "positions/s")
+}
+
+// TestPerftSuite: perft of every position in testdata/perft.txt at every
+// depth given (to depth 6 with -short), and the simple implementation to
+// depth 3.
+func TestPerftSuite(t *testing.T) {
+	const path = "testdata/perft.txt"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxDepth := 99
+	if testing.Short() {
+		maxDepth = 6
+	}
+	lines := 0
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Split(line, ";")
+		p, err := ParseFEN(fields[0])
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		lines++
+		for _, f := range fields[1:] {
+			var d int
+			var want uint64
+			if _, err := fmt.Sscanf(strings.TrimSpace(f), "D%d %d", &d, &want); err != nil {
+				t.Fatalf("%s:%d: field %q: %v", path, i+1, f, err)
+			}
+			if d > maxDepth {
+				break
+			}
+			if got := p.Perft(d); got != want {
+				t.Errorf("%s:%d: %s perft(%d) = %d, want %d", path, i+1, fields[0], d, got, want)
+			}
+			if d <= 3 {
+				if got := naiveFrom(p).perft(d); got != want {
+					t.Errorf("%s:%d: %s the simple implementation's perft(%d) = %d, want %d", path, i+1, fields[0], d, got, want)
+				}
+			}
+		}
+	}
+	if lines < 20 {
+		t.Errorf("%s: only %d positions", path, lines)
+	}
 }
