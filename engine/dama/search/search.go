@@ -47,7 +47,8 @@ type Limits struct {
 	Time  time.Duration // wall-clock time
 }
 
-// Info reports a completed iteration.
+// Info reports a completed iteration, or, when a limit cuts an iteration
+// short, the search's result: the best line found, at the completed depth.
 type Info struct {
 	Depth int
 	Score int // centi-men from the side to move's view; wins ±(WinScore−plies)
@@ -174,12 +175,15 @@ func (s *Searcher) Search(pos *dama.Position, lim Limits) Result {
 			break
 		}
 		s.completed = depth
-		if s.Report != nil {
-			s.Report(Info{Depth: depth, Score: s.best.score, Nodes: s.nodes, Time: time.Since(s.start), PV: s.bestPV[:s.bestPVLen]})
-		}
+		s.report()
 		if score >= WinScore-depth || s.limitReached() {
 			break // a win within the full-width depth is final
 		}
+	}
+	if s.stopped && s.completed > 0 {
+		// The iteration cut short may have found a better line or score:
+		// the last report is the result, with the nodes searched.
+		s.report()
 	}
 	res := Result{
 		Best:  s.best.move,
@@ -190,6 +194,14 @@ func (s *Searcher) Search(pos *dama.Position, lim Limits) Result {
 		PV:    append([]dama.Move(nil), s.bestPV[:s.bestPVLen]...),
 	}
 	return res
+}
+
+// report sends the best line so far, at the last completed depth, to
+// Report.
+func (s *Searcher) report() {
+	if s.Report != nil {
+		s.Report(Info{Depth: s.completed, Score: s.best.score, Nodes: s.nodes, Time: time.Since(s.start), PV: s.bestPV[:s.bestPVLen]})
+	}
 }
 
 // aspiration searches the root at depth within a window around the previous

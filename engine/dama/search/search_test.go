@@ -195,6 +195,24 @@ func TestDepthLimitAndReports(t *testing.T) {
 	}
 }
 
+// Under a node limit the last report is the result, even when the
+// iteration cut short found a new best move.
+func TestLastReportIsTheResult(t *testing.T) {
+	for _, p := range append([]*dama.Position{dama.StartPosition()}, randomPositions(20, 17)...) {
+		for _, nodes := range []uint64{700, 4000, 25000} {
+			s := New(1)
+			var last Info
+			var lastPV []dama.Move
+			s.Report = func(in Info) { last, lastPV = in, slices.Clone(in.PV) }
+			r := s.Search(p, Limits{Nodes: nodes})
+			if r.Score != last.Score || r.Depth != last.Depth || r.Nodes != last.Nodes || !slices.Equal(r.PV, lastPV) {
+				t.Fatalf("%s, %d nodes: result %d depth %d nodes %d pv %v; last report %d depth %d nodes %d pv %v",
+					p.FEN(), nodes, r.Score, r.Depth, r.Nodes, r.PV, last.Score, last.Depth, last.Nodes, lastPV)
+			}
+		}
+	}
+}
+
 // Stop from another goroutine and a time limit each end an unbounded
 // search promptly, with a legal move.
 func TestStopAndTimeLimit(t *testing.T) {
