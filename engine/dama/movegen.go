@@ -19,12 +19,10 @@ const (
 // Each capture route is its own move, even when two routes share their
 // start and end.
 func (p *Position) GenerateMoves(l *MoveList) {
-	l.N = 0
 	us := p.side & 1
-	them := us ^ 1
 	empty := ^(p.men[0] | p.men[1] | p.kings[0] | p.kings[1])
-	if p.anyCapture(us, empty) {
-		p.generateCaptures(l, us, them, empty)
+	if kings, men := p.jumpers(us, empty); kings|men != 0 {
+		p.generateCaptures(l, us, empty, kings, men)
 		return
 	}
 	p.generateSimple(l, us, empty)
@@ -35,16 +33,10 @@ func (p *Position) GenerateMoves(l *MoveList) {
 func (p *Position) CountMoves() int {
 	us := p.side & 1
 	empty := ^(p.men[0] | p.men[1] | p.kings[0] | p.kings[1])
-	if p.anyCapture(us, empty) {
-		return p.generateCaptures(nil, us, us^1, empty)
+	if kings, men := p.jumpers(us, empty); kings|men != 0 {
+		return p.generateCaptures(nil, us, empty, kings, men)
 	}
-	men, kings := p.men[us], p.kings[us]
-	up, down := kings, kings
-	if us == White {
-		up |= men
-	} else {
-		down |= men
-	}
+	up, down := p.upDown(us)
 	return bits.OnesCount32(up>>4&empty) +
 		bits.OnesCount32((up&rowsEven&^colFirst)>>5&empty) +
 		bits.OnesCount32((up&rowsOdd&^colLast)>>3&empty) +
@@ -57,60 +49,63 @@ func (p *Position) CountMoves() int {
 func (p *Position) HasMoves() bool {
 	us := p.side & 1
 	empty := ^(p.men[0] | p.men[1] | p.kings[0] | p.kings[1])
-	men, kings := p.men[us], p.kings[us]
-	var reach uint32
-	if us == White {
-		reach = stepUpLeft(men|kings) | stepUpRight(men|kings) | stepDownLeft(kings) | stepDownRight(kings)
-	} else {
-		reach = stepDownLeft(men|kings) | stepDownRight(men|kings) | stepUpLeft(kings) | stepUpRight(kings)
+	up, down := p.upDown(us)
+	reach := stepUpLeft(up) | stepUpRight(up) | stepDownLeft(down) | stepDownRight(down)
+	if reach&empty != 0 {
+		return true
 	}
-	return reach&empty != 0 || p.anyCapture(us, empty)
+	kings, men := p.jumpers(us, empty)
+	return kings|men != 0
 }
 
 // HasCapture reports whether the side to move must capture.
 func (p *Position) HasCapture() bool {
-	return p.anyCapture(p.side&1, ^p.Occupied())
+	kings, men := p.jumpers(p.side&1, ^p.Occupied())
+	return kings|men != 0
 }
 
-// anyCapture reports whether side us has a capture: a piece with an enemy
-// piece it may take next to it and an empty square behind.
-func (p *Position) anyCapture(us Color, empty uint32) bool {
-	them := us ^ 1
+// upDown returns side us's pieces that may step up (toward row 0) and
+// down: kings both ways, men forward only.
+func (p *Position) upDown(us Color) (up, down uint32) {
 	men, kings := p.men[us&1], p.kings[us&1]
-	enemy := p.men[them&1] | p.kings[them&1]
-	enemyMen := p.men[them&1]
 	if us == White {
-		// Men take men forward (up); kings take anything, every way.
-		if stepUpLeft(stepUpLeft(men)&enemyMen)&empty != 0 ||
-			stepUpRight(stepUpRight(men)&enemyMen)&empty != 0 {
-			return true
-		}
+		return kings | men, kings
+	}
+	return kings, kings | men
+}
+
+// jumpers returns side us's kings and men that have a capture: an enemy
+// piece they may take next to them (a man takes men only, forward) with an
+// empty square behind it. The sets come from stepping back twice from the
+// empty squares.
+func (p *Position) jumpers(us Color, empty uint32) (kings, men uint32) {
+	them := (us ^ 1) & 1
+	enemyMen := p.men[them]
+	enemy := enemyMen | p.kings[them]
+	// Behind an up jump over t lies an empty square two steps up.
+	upFrom := func(t uint32) uint32 {
+		return stepDownRight(stepDownRight(empty)&t) | stepDownLeft(stepDownLeft(empty)&t)
+	}
+	downFrom := func(t uint32) uint32 {
+		return stepUpRight(stepUpRight(empty)&t) | stepUpLeft(stepUpLeft(empty)&t)
+	}
+	if k := p.kings[us&1]; k != 0 {
+		kings = k & (upFrom(enemy) | downFrom(enemy))
+	}
+	if us == White {
+		men = p.men[us&1] & upFrom(enemyMen)
 	} else {
-		if stepDownLeft(stepDownLeft(men)&enemyMen)&empty != 0 ||
-			stepDownRight(stepDownRight(men)&enemyMen)&empty != 0 {
-			return true
-		}
+		men = p.men[us&1] & downFrom(enemyMen)
 	}
-	if kings == 0 {
-		return false
-	}
-	return stepUpLeft(stepUpLeft(kings)&enemy)&empty != 0 ||
-		stepUpRight(stepUpRight(kings)&enemy)&empty != 0 ||
-		stepDownLeft(stepDownLeft(kings)&enemy)&empty != 0 ||
-		stepDownRight(stepDownRight(kings)&enemy)&empty != 0
+	return kings, men
 }
 
 // generateSimple adds the non-capturing moves of side us.
 func (p *Position) generateSimple(l *MoveList, us Color, empty uint32) {
-	men, kings := p.men[us&1], p.kings[us&1]
+	men := p.men[us&1]
 	crown := crownRow[us&1]
-	up, down := kings, kings
-	if us == White {
-		up |= men
-	} else {
-		down |= men
-	}
-	n := l.N
+	up, down := p.upDown(us)
+	n := 0
 	// Up: every row shifts by 4 one way; even rows by 5, odd rows by 3 the other.
 	n = addSimple(l, n, up>>4&empty, 4, men, crown)
 	n = addSimple(l, n, (up&rowsEven&^colFirst)>>5&empty, 5, men, crown)
@@ -153,44 +148,28 @@ type capGen struct {
 }
 
 // generateCaptures adds the captures of side us that the priority rules
-// allow: the chains of each piece that has a first capture are searched
-// depth first, and only the chains with the highest priority key are kept.
-// It returns their number; with l nil it only counts them.
-func (p *Position) generateCaptures(l *MoveList, us, them Color, empty uint32) int {
-	g := capGen{list: l, enemyKings: p.kings[them&1]}
-	enemy := p.men[them&1] | p.kings[them&1]
-	enemyMen := p.men[them&1]
-	// The pieces with a first capture: an empty square two steps ahead with
-	// a piece they may take between (the steps taken backwards from the
-	// empty squares).
-	upJumpers := func(t uint32) uint32 {
-		return stepDownRight(stepDownRight(empty)&t) | stepDownLeft(stepDownLeft(empty)&t)
-	}
-	downJumpers := func(t uint32) uint32 {
-		return stepUpRight(stepUpRight(empty)&t) | stepUpLeft(stepUpLeft(empty)&t)
-	}
+// allow: the chains of each of its kings and men that have a first capture
+// are searched depth first, and only the chains with the highest priority
+// key are kept. It returns their number; with l nil it only counts them.
+func (p *Position) generateCaptures(l *MoveList, us Color, empty, kings, men uint32) int {
+	them := (us ^ 1) & 1
+	g := capGen{list: l, enemyKings: p.kings[them]}
 	// Kings first: with equal counts a king's capture outranks a man's, so
-	// the men's chains are then mostly cut off early by the key.
-	if kings := p.kings[us&1] & (upJumpers(enemy) | downJumpers(enemy)); kings != 0 {
-		g.targets = enemy
-		g.dirLo, g.dirHi = UpLeft, DownRight
-		for b := kings; b != 0; b &= b - 1 {
-			s := Square(bits.TrailingZeros32(b))
-			g.empty = empty | 1<<uint(s)
-			g.from = s
-			g.chain(s, 0, 0, keyByKing, 0)
-		}
+	// the men's chains that it outranks are dropped without being stored.
+	g.targets = p.men[them] | p.kings[them]
+	g.dirLo, g.dirHi = UpLeft, DownRight
+	for b := kings; b != 0; b &= b - 1 {
+		s := Square(bits.TrailingZeros32(b))
+		g.empty = empty | 1<<uint(s)
+		g.from = s
+		g.chain(s, 0, 0, keyByKing, 0)
 	}
-	men := p.men[us&1]
-	if us == White {
-		men &= upJumpers(enemyMen)
-		g.dirLo, g.dirHi = UpLeft, UpRight
-	} else {
-		men &= downJumpers(enemyMen)
+	g.targets = p.men[them]
+	g.crown = crownRow[us&1]
+	g.dirLo, g.dirHi = UpLeft, UpRight
+	if us == Black {
 		g.dirLo, g.dirHi = DownLeft, DownRight
 	}
-	g.targets = enemyMen
-	g.crown = crownRow[us&1]
 	for b := men; b != 0; b &= b - 1 {
 		s := Square(bits.TrailingZeros32(b))
 		g.empty = empty | 1<<uint(s)
