@@ -23,15 +23,17 @@
 // # Why 32-bit boards
 //
 // Each side's men and kings are a uint32 with bit i for square i+1: only the
-// playing squares, in the order of the notation, so a board is a square set
-// as the notation writes it and needs no conversion at the edges
-// (Men, Kings, FEN). A one-square step is a shift by 4 for every square and
-// by 3 or 5 for the squares of one row parity (the rows alternate between
-// files a,c,e,g and b,d,f,h), so all simple moves of one direction come
-// from two shifts and a mask; the founding design's 64-bit boards would
-// need the same shifts plus a mapping between 64 and 32 squares everywhere
-// else. Capture chains are searched per piece with tables of each square's
-// neighbour and landing square in each direction.
+// playing squares, in the order of the notation. Men, Kings, FEN and move
+// notation then read the boards directly, and every per-square table has 32
+// entries. The cost is that a one-square step is not one uniform shift: it is
+// a shift by 4 for every square and by 3 or 5 for the squares of one row
+// parity (the rows alternate between files a,c,e,g and b,d,f,h), so a step in
+// one direction takes two shifts and two masks. The founding design's 64-bit
+// boards step by a uniform 7 or 9 with a file mask, but half their bits are
+// light squares that are never used and every square number would need a
+// mapping between 64 and 32. All simple moves of a direction still come from
+// one shifted board; capture chains are searched per piece with tables of each
+// square's neighbour and landing square in each direction.
 //
 // # The rules chosen
 //
@@ -41,9 +43,9 @@
 //   - A man may not capture a king.
 //   - Capturing is compulsory, and a chain continues while a capture is
 //     possible. A piece is jumped at most once; the captured pieces leave
-//     the board only when the move ends (until then they can be neither
-//     jumped again nor landed on); the capturing piece's own starting
-//     square counts as empty during its chain.
+//     the board only when the move ends (until then they cannot be jumped
+//     again); the capturing piece's own starting square counts as empty
+//     during its chain.
 //   - A man that reaches the last row is crowned and its move ends there.
 //   - Among the captures available the player must choose one that (1)
 //     captures the most pieces, then (2) is made by a king, then (3)
@@ -59,10 +61,23 @@
 //     each) without a capture, and at the third occurrence of a position
 //     (placement and side to move).
 //
-// # Values and allocation
+// # Moves, values and allocation
+//
+// A Move is a 12-byte value: the start and end squares, the captured
+// squares as a board, the direction of each jump (the landing squares follow
+// from them) and the crowning flag; two moves are the same move exactly when
+// they are ==. A MoveList holds MaxMoves moves on the caller's stack.
+// CountMoves counts the legal moves without listing them (perft's last ply).
 //
 // A Position carries its undo stack (for UnmakeMove and repetition), so it
-// is passed by pointer and duplicated with Copy. GenerateMoves, MakeMove and
-// UnmakeMove allocate nothing (the undo stack is preallocated for games far
-// longer than draughts games run).
+// is passed by pointer and duplicated with Copy. GenerateMoves, CountMoves,
+// MakeMove and UnmakeMove allocate nothing (the undo stack is preallocated
+// for games far longer than draughts games run).
+//
+// # Perft
+//
+// From the start position, capture routes counted apart: 7, 49, 302, 1469,
+// 7361, 36473, 177532, 828783, 3860875, 17761384, 81647058 for depths 1 to
+// 11 (the tests check depths 1 to 8, and the simple implementation in the
+// tests agrees to depth 6).
 package dama
