@@ -411,15 +411,16 @@ func (s *Searcher) quiescence(alpha, beta, ply int) int {
 	if s.isDraw() {
 		return 0
 	}
+	// A quiet position's moves are not needed, only whether it has one.
+	if !p.HasCapture() || ply >= MaxPly {
+		if !p.HasMoves() {
+			return -WinScore + ply
+		}
+		return s.eval.Evaluate(p)
+	}
 	list := &s.lists[ply]
 	p.GenerateMoves(list)
 	n := list.Len()
-	if n == 0 {
-		return -WinScore + ply
-	}
-	if !list.At(0).IsCapture() || ply >= MaxPly {
-		return s.eval.Evaluate(p)
-	}
 	s.scoreMoves(ply, noMove, true)
 	bestScore := -Infinity
 	for i := range n {
