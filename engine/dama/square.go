@@ -60,13 +60,12 @@ const (
 
 // Masks of the 32-bit layout: bit i is square i+1, four squares a row.
 const (
-	rowsEven   uint32 = 0x0F0F0F0F // rows 0, 2, 4, 6: squares on files a, c, e, g
-	rowsOdd    uint32 = 0xF0F0F0F0 // rows 1, 3, 5, 7: squares on files b, d, f, h
-	colFirst   uint32 = 0x11111111 // the first square of each row
-	colLast    uint32 = 0x88888888 // the last square of each row
-	rowTop     uint32 = 0x0000000F // squares 1-4: White's crowning row
-	rowBottom  uint32 = 0xF0000000 // squares 29-32: Black's crowning row
-	allSquares uint32 = 0xFFFFFFFF
+	rowsEven  uint32 = 0x0F0F0F0F // rows 0, 2, 4, 6: squares on files a, c, e, g
+	rowsOdd   uint32 = 0xF0F0F0F0 // rows 1, 3, 5, 7: squares on files b, d, f, h
+	colFirst  uint32 = 0x11111111 // the first square of each row
+	colLast   uint32 = 0x88888888 // the last square of each row
+	rowTop    uint32 = 0x0000000F // squares 1-4: White's crowning row
+	rowBottom uint32 = 0xF0000000 // squares 29-32: Black's crowning row
 )
 
 // crownRow holds each colour's crowning row.
@@ -79,20 +78,6 @@ func stepUpLeft(b uint32) uint32    { return (b&rowsOdd)>>4 | (b&rowsEven&^colFi
 func stepUpRight(b uint32) uint32   { return (b&rowsOdd&^colLast)>>3 | (b&rowsEven)>>4 }
 func stepDownLeft(b uint32) uint32  { return (b&rowsOdd)<<4 | (b&rowsEven&^colFirst)<<3 }
 func stepDownRight(b uint32) uint32 { return (b&rowsOdd&^colLast)<<5 | (b&rowsEven)<<4 }
-
-// step returns b moved one square in direction d.
-func step(b uint32, d Direction) uint32 {
-	switch d {
-	case UpLeft:
-		return stepUpLeft(b)
-	case UpRight:
-		return stepUpRight(b)
-	case DownLeft:
-		return stepDownLeft(b)
-	default:
-		return stepDownRight(b)
-	}
-}
 
 // Tables built once at start-up: the neighbour of each square in each
 // direction and the square two steps away (where a capture lands), NoSquare
