@@ -11,8 +11,8 @@ import (
 // sides' pieces in either order, separated by colons, e.g.
 // "W:W21-32:B1-12" or "B:WK5,21:B1,K30". A square list holds numbers and
 // ranges ("21-32"), a K before a number or range marks kings; a final period
-// is allowed. A man may not stand on its own crowning row. The error names
-// the field at fault.
+// is allowed. A side has at most twelve pieces, and a man may not stand on
+// its own crowning row. The error names the field at fault.
 func ParseFEN(fen string) (*Position, error) {
 	text := strings.TrimSuffix(strings.TrimSpace(fen), ".")
 	fields := strings.Split(text, ":")
@@ -46,6 +46,9 @@ func ParseFEN(fen string) (*Position, error) {
 		seen[c] = true
 		if err := p.parsePieces(c, f[1:]); err != nil {
 			return nil, fmt.Errorf("fen %q: piece field %q: %w", fen, f, err)
+		}
+		if n := bits.OnesCount32(p.Pieces(c)); n > 12 {
+			return nil, fmt.Errorf("fen %q: piece field %q: %d pieces, at most 12", fen, f, n)
 		}
 	}
 	p.hash = p.computeHash()

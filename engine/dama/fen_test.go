@@ -60,6 +60,7 @@ func TestFENErrors(t *testing.T) {
 		{"W:W3:B12", "white man on square 3, its crowning row"},
 		{"B:W21:B30", "black man on square 30, its crowning row"},
 		{"W:W21,:B1", `bad square or range ""`},
+		{"W:W16-28:B1", `piece field "W16-28": 13 pieces, at most 12`},
 	} {
 		_, err := ParseFEN(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
