@@ -191,6 +191,11 @@ func (s *Session) goCmd(args []string) error {
 		return errors.New("go: want depth N, nodes N or movetime MS")
 	}
 	for i := 0; i < len(args); i += 2 {
+		switch args[i] {
+		case "depth", "nodes", "movetime":
+		default:
+			return fmt.Errorf("go: unknown limit %q (want depth, nodes or movetime)", args[i])
+		}
 		if i+1 >= len(args) {
 			return fmt.Errorf("go: %s needs a value", args[i])
 		}
@@ -208,8 +213,6 @@ func (s *Session) goCmd(args []string) error {
 			lim.Nodes = n
 		case "movetime":
 			lim.Time = time.Duration(n) * time.Millisecond
-		default:
-			return fmt.Errorf("go: unknown limit %q (want depth, nodes or movetime)", args[i])
 		}
 	}
 	pos, err := s.current("go")

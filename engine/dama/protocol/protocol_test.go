@@ -113,6 +113,8 @@ func TestBadLinesGetAnError(t *testing.T) {
 		{"go nodes -5", `got "-5"`},
 		{"go depth 200", "beyond the deepest search"},
 		{"go ponder 3", `go: unknown limit "ponder"`},
+		{"go infinite", `go: unknown limit "infinite"`},
+		{"go depth 3 nodes", "go: nodes needs a value"},
 		{"perft", "perft: want one depth"},
 		{"perft 0", `perft: depth must be a whole number from 1 to 20, got "0"`},
 		{"perft two", `got "two"`},
