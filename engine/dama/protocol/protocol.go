@@ -7,8 +7,10 @@
 //	position fen <FEN> [moves M...]  a PDN FEN position, then the moves
 //	go depth N | nodes N | movetime MS (any together)
 //	                                 search: "info depth D score S nodes N pv M..."
-//	                                 after each iteration, then "bestmove M", or
-//	                                 "bestmove none" when the side to move has no move
+//	                                 after each iteration (and once more, with the
+//	                                 result, when a limit cuts one short), then
+//	                                 "bestmove M", or "bestmove none" when the side
+//	                                 to move has no move
 //	perft N                          "M: count" per legal move, then "Nodes searched: N"
 //	d                                the board, then "fen <FEN>"
 //	newgame                          the start position, the search's memory cleared
@@ -19,8 +21,8 @@
 // centi-men (a man is 100) from the side to move's view, a win in n plies
 // ±(32000 − n). A line that cannot be carried out is answered with one line
 // "error: <what was wrong>" and the loop goes on; a position command that
-// fails leaves no position, so that go and perft answer with an error
-// rather than search some other position.
+// fails leaves no position, so that go, perft and d answer with an error
+// rather than use some other position.
 package protocol
 
 import (
