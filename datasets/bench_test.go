@@ -186,7 +186,7 @@ func BenchmarkPlanesIndices(b *testing.B) {
 	dst := make([]uint8, encoder.InputSize)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := chessDict.planesIndices(dst, rows[i%len(rows)].Planes[:]); err != nil {
+		if err := chessDict.planesIndices(dst, &rows[i%len(rows)].Planes, encoder.InputSize); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -51,20 +51,25 @@ var planesDicts = func() map[*encoder.Layout]*planesDict {
 	return m
 }()
 
-// planesIndices writes the dictionary index of every value of pl (one
-// row: the layout's InputSize values) into dst. Most eight-square ranks
-// hold one value (no piece on them, or a whole-plane feature) and are
-// converted whole.
-func (d *planesDict) planesIndices(dst []uint8, pl []float32) error {
-	dst = dst[:len(pl)]
-	for i := 0; i+8 <= len(pl); i += 8 {
+// planesIndices writes the dictionary index of each of the first n values
+// of pl (one row: the layout's InputSize values, a multiple of 8) into dst.
+// Most eight-square ranks hold one value (no piece on them, or a
+// whole-plane feature) and are converted whole.
+func (d *planesDict) planesIndices(dst []uint8, pl *encoder.Planes, n int) error {
+	if len(dst) < n || n%8 != 0 {
+		return fmt.Errorf("planes: %d values for %d indices, want whole ranks of 8", n, len(dst))
+	}
+	dst = dst[:n]
+	for i := 0; i < n && i <= len(pl)-8; i += 8 {
 		p := (*[8]float32)(pl[i : i+8])
 		x := math.Float32bits(p[0])
 		if (x^math.Float32bits(p[1]))|(x^math.Float32bits(p[2]))|(x^math.Float32bits(p[3]))|(x^math.Float32bits(p[4]))|
 			(x^math.Float32bits(p[5]))|(x^math.Float32bits(p[6]))|(x^math.Float32bits(p[7])) == 0 {
-			var k uint8
-			if err := d.index(&k, p[0]); err != nil {
-				return d.badValue(p[0], i)
+			var k uint8 // 0 for 0.0, the most common value
+			if x != 0 {
+				if err := d.index(&k, p[0]); err != nil {
+					return d.badValue(p[0], i)
+				}
 			}
 			binary.LittleEndian.PutUint64(dst[i:], uint64(k)*0x0101010101010101)
 			continue

@@ -293,7 +293,7 @@ func (w *Writer) Write(r *Row) error {
 	if err == nil {
 		start, size := len(b.planes), w.layout.InputSize()
 		b.planes = b.planes[:start+size]
-		if err = w.dict.planesIndices(b.planes[start:], r.Planes[:size]); err != nil {
+		if err = w.dict.planesIndices(b.planes[start:], &r.Planes, size); err != nil {
 			b.planes = b.planes[:start]
 		}
 	}
