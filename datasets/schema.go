@@ -20,6 +20,7 @@ import (
 
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama"
 )
 
 // SchemaVersion is the version of the row layout this package writes and
@@ -219,6 +220,10 @@ const (
 	TerminationAdjudicatedWin Termination = TerminationInsufficientMaterial + 1 + iota
 	TerminationAdjudicatedDraw
 	TerminationPlyCap
+	// The endings by the rules of draughts (see DamaRuleTermination); a
+	// draughts game drawn by repetition is TerminationThreefold.
+	TerminationNoMoves   // the side to move has no legal move (no pieces, or all blocked) and has lost
+	TerminationFortyMove // forty moves by each side (dama.QuietLimit plies) without a capture: a draw
 	numTerminations
 )
 
@@ -231,12 +236,34 @@ var terminationNames = [numTerminations]string{
 	TerminationAdjudicatedWin:       "adjudicated win",
 	TerminationAdjudicatedDraw:      "adjudicated draw",
 	TerminationPlyCap:               "ply cap",
+	TerminationNoMoves:              "no moves",
+	TerminationFortyMove:            "forty-move",
 }
 
 // RuleTermination returns the termination of a game that the rules ended
 // with outcome o (TerminationUnknown for board.Ongoing); its name is the
 // outcome's, the termination pgn.RuleResult gives.
 func RuleTermination(o board.Outcome) Termination { return Termination(o) }
+
+// DamaRuleTermination returns the termination and White's result of a
+// draughts game the rules ended with outcome o, with side to move in the
+// final position: no moves is a loss for that side, a repetition
+// (threefold) and the quiet-ply rule are draws. It returns
+// TerminationUnknown for dama.Ongoing.
+func DamaRuleTermination(o dama.Outcome, side dama.Color) (Termination, float32) {
+	switch o {
+	case dama.NoMoves:
+		if side == dama.White {
+			return TerminationNoMoves, 0
+		}
+		return TerminationNoMoves, 1
+	case dama.DrawRepetition:
+		return TerminationThreefold, 0.5
+	case dama.DrawQuiet:
+		return TerminationFortyMove, 0.5
+	}
+	return TerminationUnknown, 0.5
+}
 
 // String returns the termination as stored in a file ("checkmate",
 // "fifty-move", "adjudicated win", ...), or "unknown".
