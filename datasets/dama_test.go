@@ -241,3 +241,23 @@ func TestUnknownGameIsRefused(t *testing.T) {
 		t.Errorf("a file of an unknown game: %v", err)
 	}
 }
+
+func TestDamaRuleTermination(t *testing.T) {
+	for _, c := range []struct {
+		o      dama.Outcome
+		side   dama.Color
+		term   string
+		result float32
+	}{
+		{dama.NoMoves, dama.White, "no moves", 0},
+		{dama.NoMoves, dama.Black, "no moves", 1},
+		{dama.DrawRepetition, dama.Black, "threefold", 0.5},
+		{dama.DrawQuiet, dama.White, "forty-move", 0.5},
+		{dama.Ongoing, dama.White, "unknown", 0.5},
+	} {
+		term, res := DamaRuleTermination(c.o, c.side)
+		if term.String() != c.term || res != c.result {
+			t.Errorf("%v, %v to move: %v %v, want %s %v", c.o, c.side, term, res, c.term, c.result)
+		}
+	}
+}
