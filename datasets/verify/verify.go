@@ -62,9 +62,10 @@ func (m Mismatch) String() string {
 
 // Report is the result of verifying a dataset.
 type Report struct {
-	Rows       int64 // rows checked
-	Mismatches int64 // rows with at least one difference
-	Games      int64 // distinct game_ids, each replayed as one chain (see the package doc)
+	Layout     *encoder.Layout // the dataset's game and layout
+	Rows       int64           // rows checked
+	Mismatches int64           // rows with at least one difference
+	Games      int64           // distinct game_ids, each replayed as one chain (see the package doc)
 	// PartialHistory counts the rows whose repetition plane could only be
 	// checked as a lower bound.
 	PartialHistory int64
@@ -92,7 +93,7 @@ func Dataset(path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer r.Close()
-	v := &verifier{rep: &Report{}, keep: opts.Keep, seen: map[int64]gameSeen{}, layout: r.Layout()}
+	v := &verifier{rep: &Report{Layout: r.Layout()}, keep: opts.Keep, seen: map[int64]gameSeen{}, layout: r.Layout()}
 	if v.layout == encoder.Dama {
 		v.game = &damaReplay{}
 	} else {
