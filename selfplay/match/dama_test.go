@@ -312,7 +312,7 @@ func TestDamaOpeningsAreSeededDistinctAndLegal(t *testing.T) {
 func TestLoadDamaOpenings(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "book.txt")
-	os.WriteFile(good, []byte("# a book\n22-18 11-15\n\nW:W22:B18\nB:W18,21-32:B1-12 11-15\n"), 0o644)
+	os.WriteFile(good, []byte("# a book\n22-18 11-15\n\nW:W22:B18\nB:W18,21,23-32:B1-12 11-15\n"), 0o644)
 	book, err := LoadDamaOpenings(good)
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +320,7 @@ func TestLoadDamaOpenings(t *testing.T) {
 	want := []DamaOpening{
 		{Moves: []string{"22-18", "11-15"}, Name: good + ":2"},
 		{FEN: "W:W22:B18", Moves: []string{}, Name: good + ":4"},
-		{FEN: "B:W18,21-32:B1-12", Moves: []string{"11-15"}, Name: good + ":5"},
+		{FEN: "B:W18,21,23-32:B1-12", Moves: []string{"11-15"}, Name: good + ":5"},
 	}
 	if fmt.Sprint(book) != fmt.Sprint(want) {
 		t.Errorf("book %v, want %v", book, want)

@@ -14,7 +14,7 @@ import (
 // position when FEN is empty) and the moves played from it, in standard
 // notation ("22-18", "27x18x9").
 type DamaOpening struct {
-	FEN   string // PDN FEN, e.g. "B:W18,21-32:B1-12"; "" for the starting position
+	FEN   string // PDN FEN, e.g. "B:W18,21,23-32:B1-12"; "" for the starting position
 	Moves []string
 	Name  string
 }

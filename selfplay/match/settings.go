@@ -27,7 +27,7 @@ type Settings struct {
 	Game  string     `json:"game" usage:"the game: chess (UCI engines) or dama (Italian draughts: engines speaking bin/engine -game dama's text protocol; the default engine is then bin/engine -game dama)"`
 	A     string     `json:"a" usage:"engine A's command line (words split on spaces; quotes group)"`
 	B     string     `json:"b" usage:"engine B's command line"`
-	AName string     `json:"a-name" usage:"engine A's name in the PGN and summary (default: its UCI id name)"`
+	AName string     `json:"a-name" usage:"engine A's name in the PGN and summary (default: its UCI id name; for dama, its command line)"`
 	BName string     `json:"b-name" usage:"engine B's name"`
 	AOpt  OptionList `json:"a-opt" usage:"UCI option for engine A, Name=Value (repeatable)"`
 	BOpt  OptionList `json:"b-opt" usage:"UCI option for engine B, Name=Value (repeatable)"`
@@ -41,7 +41,7 @@ type Settings struct {
 	BookPlies   int    `json:"book-plies" usage:"play at most this many plies of each book line (0: all)"`
 	RandomPlies int    `json:"random-plies" usage:"without -openings: start each pair from this many random plies instead of the built-in lines (dama: instead of 2 to 4)"`
 	MaxPlies    int    `json:"max-plies" usage:"adjudicate a draw when a game reaches this many plies (0: no cap for chess, 400 for dama)"`
-	PGN         string `json:"pgn" usage:"write the games to this PGN file"`
+	PGN         string `json:"pgn" usage:"write the games to this PGN file (PDN for dama)"`
 	Concurrency int    `json:"concurrency" usage:"games played at once (each engine searches with one thread unless told otherwise)"`
 	Seed        uint64 `json:"seed" usage:"seed for the order of the openings (and random openings)"`
 
@@ -58,6 +58,7 @@ type Settings struct {
 // DefaultSettings returns the defaults of every setting.
 func DefaultSettings() Settings {
 	return Settings{
+		Game:          Chess,
 		A:             "bin/engine",
 		B:             "bin/engine",
 		Games:         100,
