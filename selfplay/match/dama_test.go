@@ -239,6 +239,7 @@ func TestDamaEngineThatFailsForfeitsWithALogLine(t *testing.T) {
 		{"illegal move", []string{"illegal", "3"}, "illegal move: B played ", "illegal move"},
 		{"bestmove none with moves left", []string{"none", "2"}, "no move: B answered bestmove none with ", "no move"},
 		{"no bestmove", []string{"silent", "2"}, "stalled: B sent no bestmove within 300ms", "stalled"},
+		{"a refused go", []string{"refuse", "2"}, `protocol error: B: the engine answered "error: go: refused on purpose"`, "protocol error"},
 		{"crash", []string{"crash", "2"}, "crash: B engine exited (exit status 3): fake draughts engine: crashing on purpose", "crash"},
 	}
 	for _, tc := range tests {

@@ -30,6 +30,7 @@ import (
 //	illegal N  its N-th move of each game is "S-S" (S the square of a piece that can move)
 //	none N     answers "bestmove none" to its N-th move of each game
 //	silent N   sends an info line but never a bestmove for its N-th move
+//	refuse N   answers its N-th go with "error: ..." and no bestmove
 //	crash N    exits with status 3 when asked for its N-th move of a game
 func DamaEngine(args []string, in io.Reader, out io.Writer) int {
 	mode, n := "random", 0
@@ -88,6 +89,9 @@ func DamaEngine(args []string, in io.Reader, out io.Writer) int {
 				// Sleep rather than block on select{}: the runtime would
 				// call a lone blocked goroutine a deadlock and exit.
 				time.Sleep(time.Hour)
+			case mode == "refuse" && moveNo == n:
+				say("error: go: refused on purpose")
+				continue
 			case mode == "crash" && moveNo == n:
 				fmt.Fprintln(os.Stderr, "fake draughts engine: crashing on purpose")
 				return 3

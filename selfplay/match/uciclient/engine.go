@@ -182,7 +182,8 @@ func (e *Engine) send(format string, args ...any) error {
 
 // await reads lines until one whose first word is want (or, for the text
 // protocol awaiting readyok, "error:"), passing every line to fn (if not nil)
-// on the way.
+// on the way. In the text protocol an "error:" line while awaiting anything
+// else is the engine refusing a command: an error at once.
 func (e *Engine) await(ctx context.Context, want string, timeout time.Duration, fn func(string)) (string, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -198,6 +199,9 @@ func (e *Engine) await(ctx context.Context, want string, timeout time.Duration, 
 			first, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 			if first == want || (e.text && want == "readyok" && first == "error:") {
 				return line, nil
+			}
+			if e.text && first == "error:" {
+				return "", fmt.Errorf("the engine answered %q", strings.TrimSpace(line))
 			}
 		case <-timer.C:
 			return "", &TimeoutError{Waiting: want, After: timeout}

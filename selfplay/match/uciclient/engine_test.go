@@ -71,12 +71,16 @@ func TestStartReportsAnEngineThatExitsAtOnce(t *testing.T) {
 
 // textEngine is a shell script speaking the text protocol: it answers any
 // line it does not know with "error: ...", newgame with nothing, and go with
-// an info line and a fixed move, and logs every line it reads to stderr.
+// an info line and a fixed move (go nodes; any other go is refused), and
+// logs every line it reads to stderr.
 const textEngine = `while read -r cmd rest; do
   echo "got $cmd $rest" >&2
   case "$cmd" in
     position|newgame) ;;
-    go) echo "info depth 3 score 25 nodes 40 pv 22-18"; echo "bestmove 22-18" ;;
+    go) case "$rest" in
+          nodes*) echo "info depth 3 score 25 nodes 40 pv 22-18"; echo "bestmove 22-18" ;;
+          *) echo "error: go: unknown limit" ;;
+        esac ;;
     quit) exit 0 ;;
     *) echo "error: unknown command $cmd" ;;
   esac
@@ -101,6 +105,10 @@ func TestStartTextDrivesTheTextProtocol(t *testing.T) {
 	}
 	if res.BestMove != "22-18" || res.Score != (Score{Valid: true, CP: 25}) || res.Depth != 3 {
 		t.Errorf("result %+v", res)
+	}
+	// A command the engine refuses is an error at once, not a wait.
+	if _, err := e.Go(ctx, "startpos", "wtime 100", 5*time.Second); err == nil || err.Error() != `the engine answered "error: go: unknown limit"` {
+		t.Errorf("a refused go: error %v", err)
 	}
 	e.Close()
 	log := e.stderr.String()
