@@ -1,6 +1,10 @@
 // Package datasets reads and writes the project's training data: Parquet
 // files with one row per position (SPEC §3), written by self-play and read by
 // the dataset tools, the tuner and, through any Parquet reader, by Python.
+// A file holds chess or Italian draughts positions: its metadata names the
+// game and the layout of its planes and policy (encoder.Layout; no
+// chessforge.game key is chess), and the planes column is as long as the
+// layout's planes. A dataset holds one game.
 //
 // A dataset is one .parquet file or a directory of them (shards), a record
 // of whole games: a game's rows are contiguous, from its first recorded ply

@@ -2,7 +2,9 @@
 // as a training row (SPEC §3): games numbered from a seed, opening diversity,
 // adjudication, worker scheduling with a reorder buffer so that output does not
 // depend on the number of workers, sharding over many processes, part files,
-// resume after an interruption, and PGN.
+// resume after an interruption, and PGN. The game is chess or, with Game
+// "dama", Italian draughts (dama.go): one gamePlayer per worker plays each
+// game, and the job machinery around it is the same for both.
 package selfplay
 
 import (
