@@ -46,10 +46,11 @@ test: build test-nodecheck test-python
 
 # Independent proof that outside readers take our datasets: DuckDB (its own
 # Parquet reader in C++) and hyparquet (one in plain JavaScript), both from
-# npm at the versions of datasets/nodecheck/package-lock.json, read two small
+# npm at the versions of datasets/nodecheck/package-lock.json, read three small
 # Go-written datasets of two shards each (random playouts, for every kind of
-# move, and a real self-play job played as shards 1/2 and 2/2), every
-# column, and check rows, planes and policy against each FEN and best move,
+# move, a real self-play job played as shards 1/2 and 2/2, and a draughts
+# self-play job the same way), every column, and check rows, planes and
+# policy against each FEN and best move,
 # and metadata, against docs/format.md (datasets/nodecheck: check.mjs, hypcheck.mjs, contract.mjs).
 NODECHECK_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-nodecheck
 test-nodecheck:
@@ -57,7 +58,8 @@ test-nodecheck:
 	rm -rf $(NODECHECK_DIR)
 	$(GO) run ./datasets/internal/gendata -out $(NODECHECK_DIR)/playouts -games 40 -shards 2
 	$(GO) run ./datasets/internal/gendata -selfplay -out $(NODECHECK_DIR)/selfplay -games 30 -shards 2
-	for d in playouts selfplay; do \
+	$(GO) run ./datasets/internal/gendata -selfplay -game dama -out $(NODECHECK_DIR)/dama -games 20 -shards 2
+	for d in playouts selfplay dama; do \
 		node datasets/nodecheck/check.mjs $(NODECHECK_DIR)/$$d && \
 		node datasets/nodecheck/hypcheck.mjs $(NODECHECK_DIR)/$$d || exit 1; \
 	done
@@ -115,6 +117,12 @@ loop: build
 # a kept network the embedded default).
 loop-nnue: build
 	$(BIN)/loop -config configs/loop-nnue.json
+
+# The same cycle for the Italian draughts evaluation (engine/dama/eval's
+# tables), each stage given -game dama: configs/dama-loop.json.
+.PHONY: loop-dama
+loop-dama: build
+	$(BIN)/loop -config configs/dama-loop.json
 
 # The network recipe: self-play, NumPy export, train (chessforge-nnue in
 # .venv, made when missing), export the best epoch, SPRT match against the

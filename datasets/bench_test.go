@@ -186,8 +186,48 @@ func BenchmarkPlanesIndices(b *testing.B) {
 	dst := make([]uint8, encoder.InputSize)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := planesIndices(dst, &rows[i%len(rows)].Planes); err != nil {
+		if err := chessDict.planesIndices(dst, &rows[i%len(rows)].Planes, encoder.InputSize); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWriteDama writes the rows of random draughts games (planes,
+// policy and Parquet; the rows are made before the timer starts) and
+// reports positions/s and bytes per position.
+func BenchmarkWriteDama(b *testing.B) {
+	rows := damaRows(b, 9, 300, 200)
+	path := filepath.Join(b.TempDir(), "dama.parquet")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		writeRows(b, path, damaOptions(), rows)
+	}
+	st, _ := os.Stat(path)
+	b.ReportMetric(float64(len(rows)*b.N)/b.Elapsed().Seconds(), "positions/s")
+	b.ReportMetric(float64(st.Size())/float64(len(rows)), "bytes/position")
+}
+
+// BenchmarkReadDama reads a file of random draughts games back, every
+// column.
+func BenchmarkReadDama(b *testing.B) {
+	rows := damaRows(b, 9, 300, 200)
+	path := filepath.Join(b.TempDir(), "dama.parquet")
+	writeRows(b, path, damaOptions(), rows)
+	b.ResetTimer()
+	var batch Batch
+	for i := 0; i < b.N; i++ {
+		rd, err := Open(path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if err := rd.ReadBatch(&batch); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+		rd.Close()
+	}
+	b.ReportMetric(float64(len(rows)*b.N)/b.Elapsed().Seconds(), "positions/s")
 }

@@ -549,7 +549,7 @@ func TestFilesResolvesPaths(t *testing.T) {
 }
 
 func TestTerminationNamesRoundTrip(t *testing.T) {
-	want := []string{"checkmate", "stalemate", "threefold", "fifty-move", "insufficient material", "adjudicated win", "adjudicated draw", "ply cap"}
+	want := []string{"checkmate", "stalemate", "threefold", "fifty-move", "insufficient material", "adjudicated win", "adjudicated draw", "ply cap", "no moves", "forty-move"}
 	got := Terminations()
 	if len(got) != len(want) {
 		t.Fatalf("%d terminations, want %d", len(got), len(want))

@@ -8,6 +8,7 @@ import (
 
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama"
 )
 
 // Filter holds the read-time filters: the rules that drop rows when a
@@ -130,9 +131,21 @@ func (f *Filter) Keep(r *Row) bool {
 }
 
 // PositionFlags derives a row's in_check, best_is_capture and
-// best_is_promotion from its fen and best_move, as SetPosition sets them:
-// what the filters use for files written without those columns.
-func PositionFlags(fen, bestMove string) (inCheck, bestIsCapture, bestIsPromotion bool, err error) {
+// best_is_promotion from its fen and best_move, as SetPosition and
+// SetDamaPosition set them, for a row of layout l (nil: chess): what the
+// filters use for files written without those columns.
+func PositionFlags(l *encoder.Layout, fen, bestMove string) (inCheck, bestIsCapture, bestIsPromotion bool, err error) {
+	if l == encoder.Dama {
+		pos, err := dama.ParseFEN(fen)
+		if err != nil {
+			return false, false, false, fmt.Errorf("fen %q: %w", fen, err)
+		}
+		best, err := pos.ParseMove(bestMove)
+		if err != nil {
+			return false, false, false, fmt.Errorf("best_move %q: %w", bestMove, err)
+		}
+		return false, best.IsCapture(), best.Crowns(), nil
+	}
 	pos, err := board.ParseFEN(fen)
 	if err != nil {
 		return false, false, false, fmt.Errorf("fen %q: %w", fen, err)
@@ -169,7 +182,7 @@ func (f *Filter) keepRow(b *Batch, i int) (bool, error) {
 	var inCheck, capture, promo bool
 	if (f.SkipInCheck && len(b.InCheck) == 0) || (f.SkipCaptures && (len(b.BestIsCapture) == 0 || len(b.BestIsPromotion) == 0)) {
 		var err error
-		if inCheck, capture, promo, err = PositionFlags(b.FEN[i], b.BestMove[i]); err != nil {
+		if inCheck, capture, promo, err = PositionFlags(b.Layout, b.FEN[i], b.BestMove[i]); err != nil {
 			return false, err
 		}
 	}
@@ -252,7 +265,8 @@ func (b *Batch) moveRow(dst, src int) {
 	moveIn(b.Nodes, dst, src)
 	moveIn(b.Termination, dst, src)
 	if len(b.Planes) > 0 {
-		copy(b.Planes[dst*encoder.InputSize:(dst+1)*encoder.InputSize], b.Planes[src*encoder.InputSize:(src+1)*encoder.InputSize])
+		n := b.rowSize()
+		copy(b.Planes[dst*n:(dst+1)*n], b.Planes[src*n:(src+1)*n])
 	}
 }
 
@@ -280,7 +294,7 @@ func (b *Batch) truncate(n int) {
 	b.Depth = cut(b.Depth, n)
 	b.Nodes = cut(b.Nodes, n)
 	b.Termination = cut(b.Termination, n)
-	b.Planes = cut(b.Planes, n*encoder.InputSize)
+	b.Planes = cut(b.Planes, n*b.rowSize())
 }
 
 // cut keeps the first n values of a column that was read.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"chessforge/datasets/fixture/playout"
+	"chessforge/encoder"
 	"chessforge/engine/board"
 )
 
@@ -67,6 +68,9 @@ func gameRows(tb testing.TB, g testGame, row *Row, emit func(*Row)) {
 	}
 }
 
+// chessDict is the chess layout's planes dictionary.
+var chessDict = planesDicts[encoder.Chess]
+
 func testOptions() WriterOptions {
 	return WriterOptions{EngineVersion: "chessforge-test", Config: []byte(`{"seed":1,"source":"playout"}`)}
 }
@@ -88,11 +92,11 @@ func oddPlanesRows(t *testing.T, n int) []Row {
 			case 0: // unchanged, a real position
 			case 1:
 				for i := range p {
-					p[i] = planesDict[rng.IntN(len(planesDict))]
+					p[i] = chessDict.values[rng.IntN(len(chessDict.values))]
 				}
 			case 2:
 				for i := 0; i < len(p); {
-					v, k := planesDict[rng.IntN(len(planesDict))], 1+rng.IntN(40)
+					v, k := chessDict.values[rng.IntN(len(chessDict.values))], 1+rng.IntN(40)
 					for ; k > 0 && i < len(p); k-- {
 						p[i] = v
 						i++
@@ -100,7 +104,7 @@ func oddPlanesRows(t *testing.T, n int) []Row {
 				}
 			case 3:
 				for i := range p {
-					p[i] = planesDict[len(planesDict)-1]
+					p[i] = chessDict.values[len(chessDict.values)-1]
 				}
 			}
 			rows = append(rows, *r)

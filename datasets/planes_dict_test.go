@@ -13,12 +13,12 @@ import (
 func TestPlanesIndicesMatchValueByValue(t *testing.T) {
 	dst := make([]uint8, encoder.InputSize)
 	for n, r := range oddPlanesRows(t, 200) {
-		if err := planesIndices(dst, &r.Planes); err != nil {
+		if err := chessDict.planesIndices(dst, &r.Planes, encoder.InputSize); err != nil {
 			t.Fatalf("row %d: %v", n, err)
 		}
 		for i, v := range r.Planes {
-			if planesDict[dst[i]] != v {
-				t.Fatalf("row %d value %d: %v has index %d (%v)", n, i, v, dst[i], planesDict[dst[i]])
+			if chessDict.values[dst[i]] != v {
+				t.Fatalf("row %d value %d: %v has index %d (%v)", n, i, v, dst[i], chessDict.values[dst[i]])
 			}
 		}
 	}
@@ -36,7 +36,7 @@ func TestPlanesIndicesMatchValueByValue(t *testing.T) {
 		for _, sq := range tc.squares {
 			pl[sq] = bad
 		}
-		err := planesIndices(dst, &pl)
+		err := chessDict.planesIndices(dst, &pl, encoder.InputSize)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error naming %s", tc.name, err, tc.want)
 		}

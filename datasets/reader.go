@@ -93,6 +93,9 @@ type FileInfo struct {
 	CreatedBy string
 	Schema    *arrow.Schema     // the Arrow schema stored in the file
 	Metadata  map[string]string // key-value metadata, ARROW:schema left out
+	// Layout is the game and encoding of the rows, from the metadata
+	// (KeyGame, KeyPlanes, KeyPolicy).
+	Layout *encoder.Layout
 	// ColumnBytes is the compressed size of each top-level column (pages
 	// and dictionaries) summed over row groups, by column name.
 	ColumnBytes map[string]int64
@@ -139,17 +142,14 @@ func openFile(path string) (*file.Reader, *FileInfo, error) {
 	if v != SchemaVersion {
 		return fail("%s is %q; this reader knows version %s only", KeySchemaVersion, v, SchemaVersion)
 	}
-	if p := info.Metadata[KeyPlanes]; p != encoder.PlanesVersion {
-		return fail("%s is %q; this reader knows %q only", KeyPlanes, p, encoder.PlanesVersion)
-	}
-	if p := info.Metadata[KeyPolicy]; p != encoder.PolicyVersion {
-		return fail("%s is %q; this reader knows %q only", KeyPolicy, p, encoder.PolicyVersion)
+	if info.Layout, err = fileLayout(info.Metadata); err != nil {
+		return fail("%v", err)
 	}
 	info.Schema, err = pqarrow.FromParquet(md.Schema, &pqarrow.ArrowReadProperties{}, kv)
 	if err != nil {
 		return fail("reading the Arrow schema: %v", err)
 	}
-	for _, want := range columns {
+	for _, want := range fieldsOf(info.Layout) {
 		i := info.Schema.FieldIndices(want.Name)
 		if len(i) == 0 {
 			if columnIndex(want.Name) < numRequired {
@@ -206,7 +206,8 @@ func checkMagic(path string) error {
 }
 
 // Stat returns the description of every file of a dataset (a file, a
-// directory or a glob), checking each one's schema and version.
+// directory or a glob), checking each one's schema and version, and that
+// they are all of one game (see SameGame).
 func Stat(path string) ([]FileInfo, error) {
 	files, err := Files(path)
 	if err != nil {
@@ -221,15 +222,31 @@ func Stat(path string) ([]FileInfo, error) {
 		pf.Close()
 		infos = append(infos, *info)
 	}
+	if err := SameGame(infos); err != nil {
+		return nil, err
+	}
 	return infos, nil
+}
+
+// SameGame reports files of different games (a dataset holds one game),
+// naming a file of each.
+func SameGame(infos []FileInfo) error {
+	for _, in := range infos[min(1, len(infos)):] {
+		if first := infos[0]; in.Layout != first.Layout {
+			return fmt.Errorf("datasets: %s holds %s positions and %s holds %s positions: a dataset holds one game (%s, %s)",
+				first.Path, first.Layout.Game, in.Path, in.Layout.Game, first.Layout, in.Layout)
+		}
+	}
+	return nil
 }
 
 // Batch holds consecutive rows of one file, column by column. Columns that
 // were not read are empty. A Batch is the caller's: its slices stay valid
 // until it is passed to ReadBatch again.
 type Batch struct {
-	File string // the file the rows come from
-	Len  int    // rows in the batch
+	File   string          // the file the rows come from
+	Layout *encoder.Layout // the file's layout: the game, and the planes per row
+	Len    int             // rows in the batch
 	// Scanned is the number of rows read from the files for this batch:
 	// Len, plus the rows the Reader's filter dropped since the batch before
 	// (for a progress bar over NumRows).
@@ -237,7 +254,7 @@ type Batch struct {
 	GameID          []int64
 	Ply             []int32
 	FEN             []string
-	Planes          []float32 // encoder.InputSize values per row
+	Planes          []float32 // Layout.InputSize() values per row
 	Move            []string
 	BestMove        []string
 	Policy          []int32
@@ -265,7 +282,8 @@ func (b *Batch) Row(i int, r *Row) {
 		r.FEN = b.FEN[i]
 	}
 	if len(b.Planes) > 0 {
-		copy(r.Planes[:], b.Planes[i*encoder.InputSize:])
+		n := b.rowSize()
+		copy(r.Planes[:n], b.Planes[i*n:(i+1)*n])
 	}
 	if len(b.Move) > 0 {
 		r.Move = b.Move[i]
@@ -306,12 +324,14 @@ func (b *Batch) Row(i int, r *Row) {
 // row group after row group, holding one batch in memory. The columns are
 // decoded by arrow-go's pqarrow, but for planes: its pages are decoded by
 // package parquetpage when the file's schema and encodings allow it, which
-// is many times faster than pqarrow's generic path for 1152-value lists.
+// is many times faster than pqarrow's generic path for lists this long.
+// Every file of a dataset is of one game, with one layout.
 type Reader struct {
-	files []string
-	rows  int64 // in all files
-	opts  ReaderOptions
-	next  int // index in files of the next file to open
+	files  []string
+	layout *encoder.Layout
+	rows   int64 // in all files
+	opts   ReaderOptions
+	next   int // index in files of the next file to open
 
 	pf       *file.Reader
 	rr       pqarrow.RecordReader      // the columns pqarrow reads; nil if planes is the only column
@@ -326,8 +346,8 @@ type Reader struct {
 }
 
 // Open starts reading a dataset (a file, a directory or a glob). It opens
-// and checks every file's footer first, so that a dataset with a bad file
-// fails at once with that file's name.
+// and checks every file's footer first, so that a dataset with a bad file,
+// or with files of two games, fails at once with that file's name.
 func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	if opts != nil {
 		if err := opts.Filter.Validate(); err != nil {
@@ -350,12 +370,18 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 			return nil, fmt.Errorf("datasets: unknown column %q (known: %s)", c, strings.Join(ColumnNames(), ", "))
 		}
 	}
-	for _, f := range files {
+	var first FileInfo
+	for i, f := range files {
 		pf, info, err := openFile(f)
 		if err != nil {
 			return nil, err
 		}
 		pf.Close()
+		if i == 0 {
+			first, r.layout = *info, info.Layout
+		} else if err := SameGame([]FileInfo{first, *info}); err != nil {
+			return nil, err
+		}
 		r.rows += info.Rows
 		for _, c := range r.opts.Columns {
 			if len(info.Schema.FieldIndices(c)) == 0 {
@@ -374,6 +400,10 @@ func (info *FileInfo) has(col string) bool { return len(info.Schema.FieldIndices
 
 // Dropped returns the number of rows the filter has dropped so far.
 func (r *Reader) Dropped() int64 { return r.dropped }
+
+// Layout returns the layout of the dataset's rows: its game, and the size
+// of its planes and policy.
+func (r *Reader) Layout() *encoder.Layout { return r.layout }
 
 // Files returns the files the Reader reads, in order.
 func (r *Reader) Files() []string { return r.files }
@@ -425,8 +455,9 @@ func (r *Reader) openNext() error {
 		}
 		f := fr.Manifest.Fields[i[0]]
 		if name == ColPlanes && !r.generic {
-			if l := appendLeaves(nil, f); len(l) == 1 && parquetpage.CanRead(pf, l[0]) {
-				planes = parquetpage.NewColumnReader(pf, l[0], path, ColPlanes)
+			size := info.Layout.InputSize()
+			if l := appendLeaves(nil, f); len(l) == 1 && parquetpage.CanRead(pf, l[0], size) {
+				planes = parquetpage.NewColumnReader(pf, l[0], size, path, ColPlanes)
 				continue
 			}
 		}
@@ -511,7 +542,7 @@ func (r *Reader) readBatch(b *Batch) error {
 				r.closeFile()
 				continue
 			}
-			b.reset(r.path, n)
+			b.reset(r.path, r.layout, n)
 			var err error
 			b.Planes, err = r.planes.Read(b.Planes, n)
 			r.rowsLeft -= int64(n)
@@ -530,7 +561,7 @@ func (r *Reader) readBatch(b *Batch) error {
 			r.closeFile()
 			continue
 		}
-		err = fillBatch(b, rec, r.path)
+		err = fillBatch(b, rec, r.path, r.layout)
 		rec.Release()
 		if err == nil && r.planes != nil {
 			b.Planes, err = r.planes.Read(b.Planes, b.Len)
@@ -578,10 +609,11 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// reset empties b for n rows of the file path, keeping its slices.
-func (b *Batch) reset(path string, n int) {
+// reset empties b for n rows of the file path of layout l, keeping its
+// slices.
+func (b *Batch) reset(path string, l *encoder.Layout, n int) {
 	*b = Batch{
-		File: path, Len: n,
+		File: path, Layout: l, Len: n,
 		GameID: b.GameID[:0], Ply: b.Ply[:0], FEN: b.FEN[:0], Planes: b.Planes[:0],
 		Move: b.Move[:0], BestMove: b.BestMove[:0], Policy: b.Policy[:0], ScoreCP: b.ScoreCP[:0],
 		Result: b.Result[:0], InCheck: b.InCheck[:0], BestIsCapture: b.BestIsCapture[:0],
@@ -590,10 +622,19 @@ func (b *Batch) reset(path string, n int) {
 	}
 }
 
+// rowSize returns the planes values per row: the layout's InputSize (a
+// Batch made by hand, without a Layout, is chess).
+func (b *Batch) rowSize() int {
+	if b.Layout == nil {
+		return encoder.InputSize
+	}
+	return b.Layout.InputSize()
+}
+
 // fillBatch copies a record's columns into b, checking for nulls.
-func fillBatch(b *Batch, rec arrow.RecordBatch, path string) error {
+func fillBatch(b *Batch, rec arrow.RecordBatch, path string, l *encoder.Layout) error {
 	n := int(rec.NumRows())
-	b.reset(path, n)
+	b.reset(path, l, n)
 	for i, f := range rec.Schema().Fields() {
 		col := rec.Column(i)
 		if col.NullN() > 0 {
@@ -608,7 +649,7 @@ func fillBatch(b *Batch, rec arrow.RecordBatch, path string) error {
 		case ColFEN:
 			b.FEN = appendStrings(b.FEN, col.(*array.String))
 		case ColPlanes:
-			b.Planes, err = appendPlanes(b.Planes, col.(*array.FixedSizeList))
+			b.Planes, err = appendPlanes(b.Planes, col.(*array.FixedSizeList), l.InputSize())
 		case ColMove:
 			b.Move = appendStrings(b.Move, col.(*array.String))
 		case ColBestMove:
@@ -658,7 +699,7 @@ func appendBools(dst []bool, col *array.Boolean) []bool {
 	return dst
 }
 
-func appendPlanes(dst []float32, col *array.FixedSizeList) ([]float32, error) {
+func appendPlanes(dst []float32, col *array.FixedSizeList, size int) ([]float32, error) {
 	values, ok := col.ListValues().(*array.Float32)
 	if !ok {
 		return dst, fmt.Errorf("list values are %s, want float", col.ListValues().DataType())
@@ -666,8 +707,8 @@ func appendPlanes(dst []float32, col *array.FixedSizeList) ([]float32, error) {
 	if values.NullN() > 0 {
 		return dst, fmt.Errorf("%d null plane values", values.NullN())
 	}
-	start := col.Data().Offset() * encoder.InputSize
-	end := start + col.Len()*encoder.InputSize
+	start := col.Data().Offset() * size
+	end := start + col.Len()*size
 	all := values.Float32Values()
 	if end > len(all) {
 		return dst, fmt.Errorf("%d plane values for %d rows", len(all)-start, col.Len())

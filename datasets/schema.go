@@ -1,6 +1,10 @@
 // Package datasets reads and writes the project's training data: Parquet
 // files with one row per position (SPEC §3), written by self-play and read by
 // the dataset tools, the tuner and, through any Parquet reader, by Python.
+// A file holds chess or Italian draughts positions: its metadata names the
+// game and the layout of its planes and policy (encoder.Layout; no
+// chessforge.game key is chess), and the planes column is as long as the
+// layout's planes. A dataset holds one game.
 //
 // A dataset is one .parquet file or a directory of them (shards), a record
 // of whole games: a game's rows are contiguous, from its first recorded ply
@@ -14,11 +18,13 @@ package datasets
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama"
 )
 
 // SchemaVersion is the version of the row layout this package writes and
@@ -34,36 +40,59 @@ const FormatDoc = "docs/format.md"
 // Key-value metadata keys of a dataset file.
 const (
 	KeySchemaVersion = "chessforge.schema_version" // SchemaVersion
-	KeyPlanes        = "chessforge.planes"         // encoder.PlanesVersion
-	KeyPolicy        = "chessforge.policy"         // encoder.PolicyVersion
+	KeyGame          = "chessforge.game"           // the layout's game; written for games other than chess only, absent = chess
+	KeyPlanes        = "chessforge.planes"         // the layout's planes version (encoder.PlanesVersion for chess)
+	KeyPolicy        = "chessforge.policy"         // the layout's policy version (encoder.PolicyVersion for chess)
 	KeyFormat        = "chessforge.format"         // FormatDoc
 	KeyEngineVersion = "chessforge.engine_version" // the writing engine's version
 	KeyConfig        = "chessforge.config"         // the generation config as JSON, seed included
 	KeyArrowSchema   = "ARROW:schema"              // the Arrow schema, as pqarrow's store-schema option writes it
 )
 
-// writerMetadata returns the key-value pairs Create puts in every file's
-// footer after KeyArrowSchema, in order.
-func writerMetadata(engineVersion string, config []byte) [][2]string {
-	return [][2]string{
-		{KeySchemaVersion, SchemaVersion},
-		{KeyPlanes, encoder.PlanesVersion},
-		{KeyPolicy, encoder.PolicyVersion},
-		{KeyFormat, FormatDoc},
-		{KeyEngineVersion, engineVersion},
-		{KeyConfig, string(config)},
+// writerMetadata returns the key-value pairs Create puts in a file of
+// layout l's footer after KeyArrowSchema, in order. A chess file has no
+// KeyGame, as chess files had before the key, so that they stay the same
+// bytes.
+func writerMetadata(l *encoder.Layout, engineVersion string, config []byte) [][2]string {
+	kv := [][2]string{{KeySchemaVersion, SchemaVersion}}
+	if l != encoder.Chess {
+		kv = append(kv, [2]string{KeyGame, l.Game})
 	}
+	return append(kv,
+		[2]string{KeyPlanes, l.Planes},
+		[2]string{KeyPolicy, l.Policy},
+		[2]string{KeyFormat, FormatDoc},
+		[2]string{KeyEngineVersion, engineVersion},
+		[2]string{KeyConfig, string(config)},
+	)
 }
 
-// WriterKeys returns the metadata keys Writer sets in every file, which
+// WriterKeys returns the metadata keys Writer sets, which
 // WriterOptions.Metadata and SetMetadata cannot set: KeyArrowSchema and
 // the chessforge keys above.
 func WriterKeys() []string {
 	keys := []string{KeyArrowSchema}
-	for _, kv := range writerMetadata("", nil) {
+	for _, kv := range writerMetadata(encoder.Dama, "", nil) {
 		keys = append(keys, kv[0])
 	}
 	return keys
+}
+
+// fileLayout returns the layout a file's metadata names: KeyGame's game
+// (chess when the key is absent), whose planes and policy versions must be
+// KeyPlanes' and KeyPolicy's.
+func fileLayout(md map[string]string) (*encoder.Layout, error) {
+	l, err := encoder.LayoutOf(md[KeyGame])
+	if err != nil {
+		return nil, fmt.Errorf("%s is %q; this reader knows %s", KeyGame, md[KeyGame], strings.Join(encoder.Games(), " and "))
+	}
+	if p := md[KeyPlanes]; p != l.Planes {
+		return nil, fmt.Errorf("%s is %q; this reader knows %q only for %s", KeyPlanes, p, l.Planes, l.Game)
+	}
+	if p := md[KeyPolicy]; p != l.Policy {
+		return nil, fmt.Errorf("%s is %q; this reader knows %q only for %s", KeyPolicy, p, l.Policy, l.Game)
+	}
+	return l, nil
 }
 
 // IsWriterKey reports whether Writer sets metadata key k itself.
@@ -91,11 +120,18 @@ const (
 	ColTermination     = "termination"
 )
 
-// PlanesType is the Arrow type of the planes column: a fixed-size list of
-// 1152 float32 values, SPEC §1 flat in C order. Its element field is named
-// "element", the name of the Parquet list's element group, as pqarrow
-// (v18.8.0 on) stores list types in the ARROW:schema footer key.
-var PlanesType = arrow.FixedSizeListOfField(encoder.InputSize, arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Float32})
+// PlanesType is the Arrow type of a chess file's planes column: a
+// fixed-size list of 1152 float32 values, SPEC §1 flat in C order (see
+// PlanesTypeOf).
+var PlanesType = PlanesTypeOf(encoder.Chess)
+
+// PlanesTypeOf returns the Arrow type of the planes column of layout l's
+// files: a fixed-size list of l.InputSize() float32 values. Its element
+// field is named "element", the name of the Parquet list's element group,
+// as pqarrow (v18.8.0 on) stores list types in the ARROW:schema footer key.
+func PlanesTypeOf(l *encoder.Layout) *arrow.FixedSizeListType {
+	return arrow.FixedSizeListOfField(int32(l.InputSize()), arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Float32})
+}
 
 // columns lists every column this package writes, in order, with its type.
 // SPEC §3's required columns are the first numRequired.
@@ -120,10 +156,23 @@ var columns = []arrow.Field{
 // numRequired is how many of columns SPEC §3 requires.
 const numRequired = 9
 
-// Schema returns the Arrow schema of the files Writer writes: every column
-// non-nullable, in the order above.
+// Schema returns the Arrow schema of the chess files Writer writes: every
+// column non-nullable, in the order above.
 func Schema() *arrow.Schema {
 	return arrow.NewSchema(columns, nil)
+}
+
+// SchemaOf returns the Arrow schema of layout l's files: Schema with the
+// planes column l.InputSize() values long.
+func SchemaOf(l *encoder.Layout) *arrow.Schema {
+	return arrow.NewSchema(fieldsOf(l), nil)
+}
+
+// fieldsOf returns columns with the planes type of layout l.
+func fieldsOf(l *encoder.Layout) []arrow.Field {
+	f := slices.Clone(columns)
+	f[planesColumn].Type = PlanesTypeOf(l)
+	return f
 }
 
 // ColumnNames returns the names of every column Writer writes, in order.
@@ -175,6 +224,10 @@ const (
 	TerminationAdjudicatedWin Termination = TerminationInsufficientMaterial + 1 + iota
 	TerminationAdjudicatedDraw
 	TerminationPlyCap
+	// The endings by the rules of draughts (see DamaRuleTermination); a
+	// draughts game drawn by repetition is TerminationThreefold.
+	TerminationNoMoves   // the side to move has no legal move (no pieces, or all blocked) and has lost
+	TerminationFortyMove // forty moves by each side (dama.QuietLimit plies) without a capture: a draw
 	numTerminations
 )
 
@@ -187,12 +240,34 @@ var terminationNames = [numTerminations]string{
 	TerminationAdjudicatedWin:       "adjudicated win",
 	TerminationAdjudicatedDraw:      "adjudicated draw",
 	TerminationPlyCap:               "ply cap",
+	TerminationNoMoves:              "no moves",
+	TerminationFortyMove:            "forty-move",
 }
 
 // RuleTermination returns the termination of a game that the rules ended
 // with outcome o (TerminationUnknown for board.Ongoing); its name is the
 // outcome's, the termination pgn.RuleResult gives.
 func RuleTermination(o board.Outcome) Termination { return Termination(o) }
+
+// DamaRuleTermination returns the termination and White's result of a
+// draughts game the rules ended with outcome o, with side to move in the
+// final position: no moves is a loss for that side, a repetition
+// (threefold) and the quiet-ply rule are draws. It returns
+// TerminationUnknown for dama.Ongoing.
+func DamaRuleTermination(o dama.Outcome, side dama.Color) (Termination, float32) {
+	switch o {
+	case dama.NoMoves:
+		if side == dama.White {
+			return TerminationNoMoves, 0
+		}
+		return TerminationNoMoves, 1
+	case dama.DrawRepetition:
+		return TerminationThreefold, 0.5
+	case dama.DrawQuiet:
+		return TerminationFortyMove, 0.5
+	}
+	return TerminationUnknown, 0.5
+}
 
 // String returns the termination as stored in a file ("checkmate",
 // "fifty-move", "adjudicated win", ...), or "unknown".
@@ -223,21 +298,27 @@ func ParseTermination(s string) (Termination, error) {
 }
 
 // Row is one position of a game, a row of a dataset file: SPEC §3's columns
-// and self-play's filter columns.
+// and self-play's filter columns. The file's layout says which game the
+// row is of; for a draughts row FEN is the PDN FEN, the moves are in
+// standard notation, InCheck is false and BestIsPromotion says the best
+// move crowns a man (docs/format.md).
 type Row struct {
-	GameID          int64          // unique in a dataset
-	Ply             int32          // half-moves since the game's first position
-	FEN             string         // the position
-	Planes          encoder.Planes // SPEC §1 planes of the position, with its game history
-	Move            string         // the move played, UCI
-	BestMove        string         // the search's best move, UCI
-	Policy          int32          // SPEC §2 index of BestMove
-	ScoreCP         int32          // centipawns from White's point of view; mate ±(32000 − plies)
-	Result          float32        // the game's result for White: 1, 0.5 or 0
-	InCheck         bool           // the side to move is in check
-	BestIsCapture   bool           // BestMove captures (en passant included)
-	BestIsPromotion bool           // BestMove promotes
-	Depth           int32          // search depth reached
-	Nodes           int64          // nodes searched
-	Termination     Termination    // how the game ended
+	GameID int64  // unique in a dataset
+	Ply    int32  // half-moves since the game's first position
+	FEN    string // the position
+	// Planes holds the planes of the position, with its game history, in
+	// its first InputSize() values of the file's layout: all of them for
+	// chess (SPEC §1), the first 448 for draughts, the rest zero.
+	Planes          encoder.Planes
+	Move            string      // the move played, UCI
+	BestMove        string      // the search's best move, UCI
+	Policy          int32       // SPEC §2 index of BestMove
+	ScoreCP         int32       // centipawns from White's point of view; mate ±(32000 − plies)
+	Result          float32     // the game's result for White: 1, 0.5 or 0
+	InCheck         bool        // the side to move is in check
+	BestIsCapture   bool        // BestMove captures (en passant included)
+	BestIsPromotion bool        // BestMove promotes
+	Depth           int32       // search depth reached
+	Nodes           int64       // nodes searched
+	Termination     Termination // how the game ended
 }

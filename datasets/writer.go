@@ -36,6 +36,9 @@ const (
 // WriterOptions configures a Writer. EngineVersion and Config are required:
 // every file records what made it.
 type WriterOptions struct {
+	// Layout is the game's encoding of the rows' planes and policy, which
+	// the file records in its metadata; nil is encoder.Chess.
+	Layout *encoder.Layout
 	// EngineVersion is the version of the engine that generated the data.
 	EngineVersion string
 	// Config is the full generation config as a JSON object; SPEC §3 asks
@@ -60,17 +63,19 @@ type WriterOptions struct {
 // are written. The file is written as path+TempSuffix and renamed to path by
 // Close, so a crash never leaves a truncated file under the final name.
 //
-// The file is what pqarrow writes for Schema() with the store-schema option
+// The file is what pqarrow writes for SchemaOf(layout) with the store-schema option
 // (the Arrow schema in the ARROW:schema footer key, so readers get planes
 // back as a fixed-size list), but it is assembled from arrow-go's Parquet
 // parts directly: its metadata builders and page writers, its column
 // writers for every column but planes, and for planes pages encoded by
 // package parquetpage, which is several times faster than the generic paths
-// for 1152-value lists.
+// for lists of hundreds of values.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
 	path, tmp    string
+	layout       *encoder.Layout
+	dict         *planesDict
 	f            *os.File
 	buf          *bufio.Writer
 	sink         *tellWriter
@@ -109,7 +114,7 @@ type columnBuffers struct {
 	gameID, nodes                   []int64
 	ply, policy, score, depth       []int32
 	result                          []float32
-	planes                          []uint8 // planesDict indices, encoder.InputSize per row
+	planes                          []uint8 // planesDict indices, the layout's InputSize per row
 	fen, move, best, term           byteArrays
 	inCheck, bestCapture, bestPromo []bool
 }
@@ -158,7 +163,14 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	if opts.CompressionLevel == 0 {
 		opts.CompressionLevel = DefaultCompressionLevel
 	}
-	arrowSchema := Schema()
+	if opts.Layout == nil {
+		opts.Layout = encoder.Chess
+	}
+	dict := planesDicts[opts.Layout]
+	if dict == nil {
+		return nil, fmt.Errorf("datasets: %s: WriterOptions.Layout %v is not one of encoder.Layouts()", path, opts.Layout)
+	}
+	arrowSchema := SchemaOf(opts.Layout)
 	props := writerProperties(opts)
 	pqSchema, err := pqarrow.ToParquet(arrowSchema, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
@@ -171,7 +183,7 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	}
 	meta := metadata.NewKeyValueMetadata()
 	meta.Append(KeyArrowSchema, base64.StdEncoding.EncodeToString(ser.Bytes()))
-	for _, kv := range writerMetadata(opts.EngineVersion, opts.Config) {
+	for _, kv := range writerMetadata(opts.Layout, opts.EngineVersion, opts.Config) {
 		meta.Append(kv[0], kv[1])
 	}
 	// In key order, so that the same options write the same bytes.
@@ -186,7 +198,7 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 		return nil, fmt.Errorf("datasets: %s: planes column has levels %d/%d, want 1/1", path, c.MaxDefinitionLevel(), c.MaxRepetitionLevel())
 	}
 
-	w := &Writer{path: path, tmp: path + TempSuffix, rowGroupRows: opts.RowGroupRows, props: props}
+	w := &Writer{path: path, tmp: path + TempSuffix, layout: opts.Layout, dict: dict, rowGroupRows: opts.RowGroupRows, props: props}
 	f, err := os.Create(w.tmp)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
@@ -196,7 +208,8 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	w.sink = &tellWriter{w: w.buf}
 	w.meta = metadata.NewFileMetadataBuilder(pqSchema, props, meta)
 	w.planes = parquetpage.ChunkWriter{
-		Dict:          planesDict,
+		Dict:          dict.values,
+		RowSize:       opts.Layout.InputSize(),
 		PageSize:      int(props.DataPageSize()),
 		DictEncoding:  props.DictionaryPageEncoding(),
 		IndexEncoding: props.DictionaryIndexEncoding(),
@@ -253,6 +266,9 @@ func (w *Writer) SetMetadata(key, value string) error {
 	return w.meta.AppendKeyValueMetadata(key, value)
 }
 
+// Layout returns the layout of the file's rows.
+func (w *Writer) Layout() *encoder.Layout { return w.layout }
+
 // Path returns the final name of the file.
 func (w *Writer) Path() string { return w.path }
 
@@ -260,8 +276,9 @@ func (w *Writer) Path() string { return w.path }
 func (w *Writer) Rows() int64 { return w.rows }
 
 // Write adds a row. It rejects a row no valid dataset holds (an empty FEN
-// or move, a policy index out of range, a result other than 0, 0.5 or 1, an
-// unset termination, a planes value outside SPEC §1) with an error naming
+// or move, a policy index out of the layout's range, a result other than 0,
+// 0.5 or 1, an unset termination, a planes value the layout does not
+// allow) with an error naming
 // the row; the Writer stays usable. After an I/O error the Writer is
 // broken: every later call returns that error, and the caller should Abort.
 func (w *Writer) Write(r *Row) error {
@@ -272,11 +289,11 @@ func (w *Writer) Write(r *Row) error {
 		return fmt.Errorf("datasets: %s: writer is closed", w.path)
 	}
 	b := &w.b
-	err := r.check()
+	err := r.check(w.layout)
 	if err == nil {
-		start := len(b.planes)
-		b.planes = b.planes[:start+encoder.InputSize]
-		if err = planesIndices(b.planes[start:], &r.Planes); err != nil {
+		start, size := len(b.planes), w.layout.InputSize()
+		b.planes = b.planes[:start+size]
+		if err = w.dict.planesIndices(b.planes[start:], &r.Planes, size); err != nil {
 			b.planes = b.planes[:start]
 		}
 	}
@@ -312,7 +329,7 @@ func (w *Writer) resetBatch() {
 	b.ply, b.policy, b.score, b.depth = b.ply[:0], b.policy[:0], b.score[:0], b.depth[:0]
 	b.result = b.result[:0]
 	if b.planes == nil {
-		b.planes = make([]uint8, 0, batchRows*encoder.InputSize)
+		b.planes = make([]uint8, 0, batchRows*w.layout.InputSize())
 	}
 	b.planes = b.planes[:0]
 	b.inCheck, b.bestCapture, b.bestPromo = b.inCheck[:0], b.bestCapture[:0], b.bestPromo[:0]

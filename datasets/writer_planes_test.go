@@ -105,7 +105,7 @@ func writeWithPqarrow(t *testing.T, path string, rows []Row, opts WriterOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range writerMetadata(opts.EngineVersion, opts.Config) {
+	for _, kv := range writerMetadata(encoder.Chess, opts.EngineVersion, opts.Config) {
 		fw.AppendKeyValueMetadata(kv[0], kv[1])
 	}
 	b := array.NewRecordBuilder(memory.DefaultAllocator, Schema())

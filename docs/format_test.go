@@ -1,6 +1,7 @@
 // Package docs holds the repository's user documentation; its test checks
 // that format.md, the dataset format, agrees with the code that writes
-// datasets, so that the page cannot drift from the files silently.
+// datasets (chess and draughts), so that the page cannot drift from the
+// files silently.
 package docs
 
 import (
@@ -18,6 +19,7 @@ import (
 	"chessforge/datasets"
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama"
 	"chessforge/selfplay"
 )
 
@@ -111,21 +113,119 @@ func TestPageVersions(t *testing.T) {
 			}
 		}
 	}
-	layouts := regexp.MustCompile(`\b\d+x\d+x\d+-v\d+\b`).FindAllString(doc, -1)
-	for _, l := range layouts {
-		if l != encoder.PlanesVersion && l != encoder.PolicyVersion {
-			t.Errorf("the page names layout %s, the code has %s and %s", l, encoder.PlanesVersion, encoder.PolicyVersion)
+	var known []string
+	anchors := []string{"schema-version-" + datasets.SchemaVersion}
+	for _, l := range encoder.Layouts() {
+		known = append(known, l.Planes, l.Policy)
+		anchors = append(anchors, "planes-"+l.Planes, "policy-"+l.Policy)
+	}
+	var games []string
+	for _, g := range encoder.Games() {
+		if g != encoder.GameChess {
+			games = append(games, regexp.QuoteMeta(g))
 		}
 	}
-	for _, v := range []string{encoder.PlanesVersion, encoder.PolicyVersion} {
+	layouts := regexp.MustCompile(`\b(?:(?:`+strings.Join(games, "|")+`)-)?\d+x\d+x\d+-v\d+\b`).FindAllString(doc, -1)
+	for _, l := range layouts {
+		if !slices.Contains(known, l) {
+			t.Errorf("the page names layout %s, the code has %v", l, known)
+		}
+	}
+	for _, v := range known {
 		if !slices.Contains(layouts, v) {
 			t.Errorf("the page never names layout %s", v)
 		}
 	}
-	for _, anchor := range []string{"planes-" + encoder.PlanesVersion, "policy-" + encoder.PolicyVersion, "schema-version-" + datasets.SchemaVersion} {
+	for _, anchor := range anchors {
 		if !strings.Contains(doc, `<a id="`+anchor+`"></a>`) {
 			t.Errorf("no anchor %s on the page", anchor)
 		}
+	}
+	// Every row of chessforge.game names the draughts game and says chess
+	// files have no key.
+	for _, r := range tableRows(doc, "`"+datasets.KeyGame+"`") {
+		if !strings.Contains(r[1], "`"+encoder.GameDama+"`") || !strings.Contains(r[1], "chess") {
+			t.Errorf("%s: the page says %q", datasets.KeyGame, r[1])
+		}
+	}
+}
+
+// TestPageDraughtsPlanes checks what §1d says of the grid and the planes
+// against the encoder: the corner squares, the plane count and names, and
+// the quiet plane's divisor.
+func TestPageDraughtsPlanes(t *testing.T) {
+	doc := page(t)
+	for _, c := range []struct {
+		text string
+		n    int
+		r, f int
+	}{{"square 1 is\na8 (r = 7, f = 0)", 1, 7, 0}, {"29 is b1 (r = 0, f = 1)", 29, 0, 1}, {"32 is h1 (r = 0, f = 7)", 32, 0, 7}} {
+		if !strings.Contains(doc, strings.ReplaceAll(c.text, "\\n", "\n")) {
+			t.Errorf("the page does not say %q", c.text)
+		}
+		if g := encoder.DamaSquare(dama.SquareAt(c.n)); g != c.r*8+c.f {
+			t.Errorf("square %d: the encoder puts it at r=%d f=%d, the page at r=%d f=%d", c.n, g/8, g%8, c.r, c.f)
+		}
+	}
+	l := encoder.Dama
+	start := strings.Index(doc, `<a id="planes-`+l.Planes+`"></a>`)
+	end := strings.Index(doc, `<a id="policy-`+l.Policy+`"></a>`)
+	if start < 0 || end < start {
+		t.Fatalf("no §1d section between the anchors planes-%s and policy-%s", l.Planes, l.Policy)
+	}
+	section := doc[start:end]
+	for p, name := range l.PlaneNames {
+		found := false
+		for _, line := range strings.Split(section, "\n") {
+			cells := strings.Split(strings.Trim(line, "|"), "|")
+			if len(cells) < 2 || !strings.HasPrefix(line, "|") {
+				continue
+			}
+			planes := strings.Split(strings.TrimSpace(cells[0]), ", ")
+			found = found || slices.Contains(planes, strconv.Itoa(p)) && strings.Contains(strings.ToLower(cells[1]), name)
+		}
+		if !found {
+			t.Errorf("plane %d (%s): no row of the §1d table names it", p, name)
+		}
+	}
+	if want := fmt.Sprintf("/ %d, 1.0)", l.ClockDivisor); !strings.Contains(doc, want) {
+		t.Errorf("the page does not give the quiet plane as %q", want)
+	}
+}
+
+// TestPageDraughtsPolicyExamples checks §2d's examples against
+// encoder.DamaPolicyIndex, each move parsed in its position.
+func TestPageDraughtsPolicyExamples(t *testing.T) {
+	doc := page(t)
+	n := 0
+	for _, line := range strings.Split(doc, "\n") {
+		m := regexp.MustCompile("^\\| `(\\d+[-x][\\dx]+)` \\| `([WB]:[^`]+)` \\| (\\d+) \\| (\\d+) .*\\| (\\d+) \\|$").FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		n++
+		pos, err := dama.ParseFEN(m[2])
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		mv, err := pos.ParseMove(m[1])
+		if err != nil || mv.String() != m[1] {
+			t.Fatalf("%s: move %v, %v", line, mv, err)
+		}
+		got, err := encoder.DamaPolicyIndex(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, _ := strconv.Atoi(m[3])
+		typ, _ := strconv.Atoi(m[4])
+		policy, _ := strconv.Atoi(m[5])
+		if got != policy || got%64 != from || got/64 != typ {
+			t.Errorf("%s: the page says from %d type %d policy %d; encoder.DamaPolicyIndex gives %d (from %d, type %d)",
+				line, from, typ, policy, got, got%64, got/64)
+		}
+	}
+	if n < 6 {
+		t.Errorf("%d draughts policy examples found on the page, want at least 6", n)
 	}
 }
 

@@ -1,6 +1,9 @@
-// Package encoder turns chess positions into the network's input planes and
-// moves into policy indices, the contracts of SPEC §1 and §2: 18×8×8 float32
-// planes in absolute orientation, and a 73×8×8 policy index.
+// Package encoder turns positions into the network's input planes and
+// moves into policy indices, one Layout per game: for chess the contracts
+// of SPEC §1 and §2 (18×8×8 float32 planes in absolute orientation and a
+// 73×8×8 policy index: planes.go, policy.go), for Italian draughts 7×8×8
+// planes and a 200×8×8 policy index (dama.go); docs/format.md describes
+// both.
 package encoder
 
 import (

@@ -2,7 +2,9 @@
 // as a training row (SPEC §3): games numbered from a seed, opening diversity,
 // adjudication, worker scheduling with a reorder buffer so that output does not
 // depend on the number of workers, sharding over many processes, part files,
-// resume after an interruption, and PGN.
+// resume after an interruption, and PGN. The game is chess or, with Game
+// "dama", Italian draughts (dama.go): one gamePlayer per worker plays each
+// game, and the job machinery around it is the same for both.
 package selfplay
 
 import (
@@ -19,6 +21,7 @@ import (
 	"strings"
 
 	"chessforge/configs"
+	"chessforge/encoder"
 )
 
 // Config describes a self-play job and how to run it. Each setting is
@@ -29,6 +32,11 @@ import (
 // jobRecord), "file" puts the file's name and a hash of its contents there,
 // "no" means it decides only how the games are produced and where they go.
 type Config struct {
+	// Game is the game played: chess, or dama (Italian draughts). Added
+	// after the record's form was fixed, it enters the job record only when
+	// it is not the default (record:"omitdefault"), so that chess jobs keep
+	// their records and resume.
+	Game  string `json:"game" job:"yes" record:"omitdefault" usage:"the game: chess or dama (Italian draughts; with dama, other adjudication defaults: resign-score 400, resign-plies 8, draw-plies 20)"`
 	Games int    `json:"games" job:"yes" usage:"games in the whole job (all shards)"`
 	Seed  uint64 `json:"seed" job:"yes" usage:"seed: the same seed, config and engine give the same games"`
 
@@ -41,15 +49,15 @@ type Config struct {
 	MultiPV       int     `json:"multipv" job:"yes" usage:"lines searched on those plies"`
 	MultiPVMargin int     `json:"multipv-margin" job:"yes" usage:"a line is a candidate within this many centipawns of the best"`
 	Book          string  `json:"book" job:"file" usage:"opening book, EPD or PGN"`
-	Endgames      string  `json:"endgames" job:"yes" usage:"start from random legal positions of these material signatures, e.g. KRPvKR,KQvKR"`
+	Endgames      string  `json:"endgames" job:"yes" usage:"start from random legal positions of these material signatures, e.g. KRPvKR,KQvKR (dama: kings K and men M with counts, e.g. 2Kv1K1M,3Mv2M)"`
 	EndgameShare  float64 `json:"endgame-share" job:"yes" usage:"share of games started from -endgames positions"`
 
 	// NNUE and EvalFile choose the evaluation, as the UCI options Use NNUE
 	// and EvalFile do. Added after the record's form was fixed, they enter
-	// the job record only when set (record:"omitzero"), so that jobs of
+	// the job record only when set (record:"omitdefault"), so that jobs of
 	// the hand-crafted evaluation keep their records and resume.
-	NNUE     bool   `json:"nnue" job:"yes" record:"omitzero" usage:"evaluate with a network (-eval-file, or the one embedded in the engine) instead of the hand-crafted evaluation"`
-	EvalFile string `json:"eval-file" job:"file" record:"omitzero" usage:"network file for -nnue (empty: the network embedded in the engine)"`
+	NNUE     bool   `json:"nnue" job:"yes" record:"omitdefault" usage:"evaluate with a network (-eval-file, or the one embedded in the engine) instead of the hand-crafted evaluation (chess only)"`
+	EvalFile string `json:"eval-file" job:"file" record:"omitdefault" usage:"network file for -nnue (empty: the network embedded in the engine)"`
 
 	ResignScore int `json:"resign-score" job:"yes" usage:"adjudicate a win when |score| >= this (0: never) ..."`
 	ResignPlies int `json:"resign-plies" job:"yes" usage:"... for this many plies in a row"`
@@ -73,9 +81,10 @@ type Config struct {
 	PGN   string `json:"pgn" job:"no" usage:"also write the games as PGN to this file (sharded: the shard is added to the name)"`
 }
 
-// DefaultConfig returns the defaults of every setting.
+// DefaultConfig returns the defaults of every setting, for chess.
 func DefaultConfig() Config {
 	return Config{
+		Game:          encoder.GameChess,
 		Games:         100,
 		Seed:          1,
 		Nodes:         5000,
@@ -97,10 +106,46 @@ func DefaultConfig() Config {
 	}
 }
 
+// DamaDefaults returns the defaults of a draughts job (-game dama): the
+// chess defaults but for adjudication, scaled to the draughts evaluation's
+// centi-men (a man is 100, a king worth more; a side three men up wins): a
+// win is adjudicated at |score| >= 400 for 8 plies in a row, a draw at
+// |score| <= 10 for 20 plies in a row from ply 80. Draws by the rules
+// (forty moves each without a capture, threefold repetition) often come
+// first.
+func DamaDefaults() Config {
+	c := DefaultConfig()
+	c.Game = encoder.GameDama
+	c.ResignScore = 400
+	c.ResignPlies = 8
+	c.DrawPlies = 20
+	return c
+}
+
+// DefaultsFor returns the defaults of a game's jobs: DefaultConfig for
+// chess, DamaDefaults for dama.
+func DefaultsFor(game string) Config {
+	if game == encoder.GameDama {
+		return DamaDefaults()
+	}
+	return DefaultConfig()
+}
+
 // Validate reports the first setting that cannot be used, by its flag name.
 func (c *Config) Validate() error {
 	bad := func(name string, v any, why string) error {
 		return fmt.Errorf("selfplay: -%s %v: %s", name, v, why)
+	}
+	if _, err := encoder.LayoutOf(c.Game); err != nil || c.Game == "" {
+		return bad("game", c.Game, "want chess or dama")
+	}
+	if c.Game == encoder.GameDama {
+		switch {
+		case c.Book != "":
+			return bad("book", c.Book, "opening books are for chess; draughts games start from the start position and -random-plies, or from -endgames")
+		case c.NNUE || c.EvalFile != "":
+			return bad("nnue", c.NNUE, "the networks are for chess; draughts is played with its own evaluation (engine/dama/eval)")
+		}
 	}
 	switch {
 	case c.Games < 1:
@@ -145,10 +190,20 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("selfplay: -shard: %w", err)
 		}
 	}
-	if _, err := ParseSignatures(c.Endgames); err != nil {
+	if err := c.checkEndgames(); err != nil {
 		return fmt.Errorf("selfplay: -endgames %q: %w", c.Endgames, err)
 	}
 	return nil
+}
+
+// checkEndgames parses -endgames as the game's signatures.
+func (c *Config) checkEndgames() error {
+	if c.Game == encoder.GameDama {
+		_, err := parseDamaSignatures(c.Endgames)
+		return err
+	}
+	_, err := ParseSignatures(c.Endgames)
+	return err
 }
 
 // ErrWriteMaxScore is the error for the removed setting write-max-score.
@@ -198,7 +253,7 @@ func (c *Config) workers() int {
 // the SHA-256 of its contents under the key with "-sha256" added), in
 // declaration order, then the number of shards and the engine's version,
 // then, with a network, its id (network). A setting tagged
-// record:"omitzero" is left out while it has its zero value.
+// record:"omitdefault" is left out while it has DefaultConfig's value.
 // Two runs whose records agree produce the same games; -resume compares
 // them byte for byte with the record in the files already written.
 func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) {
@@ -220,9 +275,11 @@ func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) 
 		return nil
 	}
 	cv := reflect.ValueOf(cfg).Elem()
+	def := DefaultConfig()
+	dv := reflect.ValueOf(&def).Elem()
 	for _, f := range fields {
 		fv := cv.FieldByIndex(f.Index)
-		if f.Tag.Get("record") == "omitzero" && fv.IsZero() {
+		if f.Tag.Get("record") == "omitdefault" && fv.Equal(dv.FieldByIndex(f.Index)) {
 			continue
 		}
 		v := fv.Interface()

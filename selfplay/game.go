@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 
 	"chessforge/datasets"
+	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama"
 	"chessforge/engine/nnue"
 	"chessforge/engine/pgn"
 	"chessforge/engine/search"
@@ -23,9 +25,10 @@ const (
 // Ply is one move of a game with what the search said about the position
 // it was played from.
 type Ply struct {
-	Move     board.Move
-	Best     board.Move // the search's best move; NullMove when not searched
-	Score    int32      // centipawns from White's point of view (mates ±(32000 − plies))
+	Move     board.Move // the chess move played (NullMove in a draughts game)
+	DamaMove dama.Move  // the draughts move played (NullMove in a chess game)
+	Best     board.Move // the search's best chess move; NullMove when not searched
+	Score    int32      // centipawns (draughts: centi-men) from White's point of view (mates, wins ±(32000 − plies))
 	Depth    int32
 	Nodes    int64
 	Searched bool
@@ -34,10 +37,11 @@ type Ply struct {
 
 // Game is one finished game and the rows it contributes to the dataset.
 type Game struct {
-	Number      int   // the job's game number, 0-based
-	ID          int64 // GameID(seed, Number)
+	Game        string // the game played: encoder.GameChess or encoder.GameDama
+	Number      int    // the job's game number, 0-based
+	ID          int64  // GameID(seed, Number)
 	Opening     string
-	StartFEN    string // the game's first position
+	StartFEN    string // the game's first position (a PDN FEN for draughts)
 	Plies       []Ply
 	Result      float32 // for White: 1, 0.5, 0
 	Termination datasets.Termination
@@ -106,7 +110,66 @@ func (o *openings) pick(n int, rng *rand.Rand) (pgn.Opening, bool, error) {
 	return pgn.Opening{Name: "startpos"}, false, nil
 }
 
-// player plays games with one engine. It is used by one goroutine.
+// gamePlayer plays games of one job with one engine, for one goroutine:
+// play plays game number n into g (reusing g's slices), a game that
+// depends only on the job config and n, and returns ctx's error, leaving
+// g unfinished, when ctx is cancelled during the game. The chess player
+// and the draughts one (damaPlayer) share the job machinery around it:
+// scheduling, the reorder buffer, output, resume and shards.
+type gamePlayer interface {
+	play(ctx context.Context, n int, g *Game) error
+}
+
+// adjudication counts the consecutive searched plies that meet the
+// adjudication conditions of a job, for either game.
+type adjudication struct {
+	cfg          *Config
+	resign, draw int // consecutive plies: resign > 0 White winning, < 0 Black winning
+}
+
+// end returns how the game ends before ply (0-based) by adjudication or
+// the ply cap, if it does.
+func (a *adjudication) end(ply int) (datasets.Termination, float32, bool) {
+	cfg := a.cfg
+	switch {
+	case cfg.ResignScore > 0 && abs(a.resign) >= cfg.ResignPlies:
+		if a.resign < 0 {
+			return datasets.TerminationAdjudicatedWin, 0, true
+		}
+		return datasets.TerminationAdjudicatedWin, 1, true
+	case cfg.DrawPlies > 0 && a.draw >= cfg.DrawPlies:
+		return datasets.TerminationAdjudicatedDraw, 0.5, true
+	case cfg.MaxPlies > 0 && ply >= cfg.MaxPlies:
+		return datasets.TerminationPlyCap, 0.5, true
+	}
+	return datasets.TerminationUnknown, 0, false
+}
+
+// count adds the ply just played, pl (at ply), to the counts: the scores
+// of consecutive searched positions.
+func (a *adjudication) count(ply int, pl *Ply) {
+	cfg := a.cfg
+	if !pl.Searched {
+		a.resign, a.draw = 0, 0
+		return
+	}
+	s := int(pl.Score)
+	switch {
+	case cfg.ResignScore > 0 && s >= cfg.ResignScore:
+		a.resign = max(a.resign, 0) + 1
+	case cfg.ResignScore > 0 && s <= -cfg.ResignScore:
+		a.resign = min(a.resign, 0) - 1
+	default:
+		a.resign = 0
+	}
+	if ply >= cfg.DrawPly && abs(s) <= cfg.DrawScore {
+		a.draw++
+	} else {
+		a.draw = 0
+	}
+}
+
+// player plays chess games with one engine. It is used by one goroutine.
 type player struct {
 	cfg      *Config
 	eng      *search.Engine
@@ -146,7 +209,7 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 		randomPlies = 0 // a generated endgame is random enough
 	}
 	*g = Game{
-		Number: n, ID: GameID(cfg.Seed, n), Opening: op.Name, StartFEN: pos.FEN(),
+		Game: encoder.GameChess, Number: n, ID: GameID(cfg.Seed, n), Opening: op.Name, StartFEN: pos.FEN(),
 		Plies: g.Plies[:0], Rows: g.Rows[:0], Hashes: g.Hashes[:0],
 	}
 	if randomPlies > 0 {
@@ -154,25 +217,14 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 	}
 	p.eng.Clear()
 
-	var resign, draw int // consecutive plies meeting the adjudication conditions
+	adj := adjudication{cfg: cfg}
 	for ply := 0; ; ply++ {
 		if o := pos.Outcome(); o != board.Ongoing {
 			g.Termination, g.Result = ruleResult(o, pos.SideToMove())
 			break
 		}
-		if cfg.ResignScore > 0 && abs(resign) >= cfg.ResignPlies {
-			g.Termination, g.Result = datasets.TerminationAdjudicatedWin, 1
-			if resign < 0 {
-				g.Result = 0
-			}
-			break
-		}
-		if cfg.DrawPlies > 0 && draw >= cfg.DrawPlies {
-			g.Termination, g.Result = datasets.TerminationAdjudicatedDraw, 0.5
-			break
-		}
-		if cfg.MaxPlies > 0 && ply >= cfg.MaxPlies {
-			g.Termination, g.Result = datasets.TerminationPlyCap, 0.5
+		if term, result, over := adj.end(ply); over {
+			g.Termination, g.Result = term, result
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -219,26 +271,7 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 		}
 		g.Plies = append(g.Plies, pl)
 		pos.MakeMove(pl.Move)
-
-		// Adjudication counts the scores of consecutive searched positions.
-		switch s := int(pl.Score); {
-		case !pl.Searched:
-			resign, draw = 0, 0
-		default:
-			switch {
-			case cfg.ResignScore > 0 && s >= cfg.ResignScore:
-				resign = max(resign, 0) + 1
-			case cfg.ResignScore > 0 && s <= -cfg.ResignScore:
-				resign = min(resign, 0) - 1
-			default:
-				resign = 0
-			}
-			if ply >= cfg.DrawPly && abs(s) <= cfg.DrawScore {
-				draw++
-			} else {
-				draw = 0
-			}
-		}
+		adj.count(ply, &pl)
 	}
 	for i := range g.Rows {
 		g.Rows[i].Result, g.Rows[i].Termination = g.Result, g.Termination

@@ -48,13 +48,13 @@ func collect(t *testing.T, cfg Config, shard Shard) map[int]*Game {
 			t.Fatal(err)
 		}
 	}
-	ops, err := newOpenings(&cfg, book)
+	players, err := newPlayers(&cfg, nil, book)
 	if err != nil {
 		t.Fatal(err)
 	}
 	games := map[int]*Game{}
 	order := []int{}
-	err = play(context.Background(), &cfg, nil, ops, shard, 0, shard.Games(cfg.Games), 0, func(i int, g *Game) error {
+	err = play(context.Background(), &cfg, players, shard, 0, shard.Games(cfg.Games), 0, func(i int, g *Game) error {
 		c := *g // the pool reuses g's slices after write returns
 		c.Plies = append([]Ply(nil), g.Plies...)
 		c.Rows = append([]datasets.Row(nil), g.Rows...)

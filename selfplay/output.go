@@ -13,6 +13,7 @@ import (
 
 	"chessforge/configs"
 	"chessforge/datasets"
+	"chessforge/encoder"
 	"chessforge/engine/uci"
 )
 
@@ -49,6 +50,7 @@ type output struct {
 	perPart int    // games per part file (directory only)
 	eval    string // KeyEval's value
 	network string // KeyNetwork's value, "" for none
+	layout  *encoder.Layout
 
 	w        *datasets.Writer
 	part     int // number of the next part file
@@ -62,6 +64,7 @@ type output struct {
 // in one part; otherwise it is a directory of part files.
 func newOutput(cfg *Config, shard Shard, job []byte) *output {
 	o := &output{path: cfg.Out, shard: shard, job: job, perPart: cfg.PartGames}
+	o.layout, _ = encoder.LayoutOf(cfg.Game) // cfg is valid: a known game
 	st, err := os.Stat(cfg.Out)
 	isDir := err == nil && st.IsDir()
 	o.single = strings.HasSuffix(strings.ToLower(cfg.Out), ".parquet") && !isDir &&
@@ -246,6 +249,7 @@ func (o *output) open(i int) error {
 		return fmt.Errorf("selfplay: output directory: %w", err)
 	}
 	w, err := datasets.Create(path, datasets.WriterOptions{
+		Layout:        o.layout,
 		EngineVersion: uci.Version,
 		Config:        o.job,
 		Metadata:      map[string]string{KeyShard: o.shard.String()},

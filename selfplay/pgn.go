@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"chessforge/configs"
+	"chessforge/encoder"
 	"chessforge/engine/board"
 	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
@@ -51,7 +52,7 @@ func (g *Game) moves() []board.Move {
 	return out
 }
 
-// pgnFile appends games to a PGN file.
+// pgnFile appends games to a PGN file (PDN for draughts).
 type pgnFile struct {
 	path string
 	f    *os.File
@@ -130,7 +131,7 @@ func keptPrefix(r io.Reader, keep func(game int) bool) (int64, error) {
 }
 
 func endsWithResult(text string) bool {
-	for _, r := range []string{pgn.WhiteWins, pgn.BlackWins, pgn.Draw, pgn.Unfinished} {
+	for _, r := range append([]string{pgn.WhiteWins, pgn.BlackWins, pgn.Draw, pgn.Unfinished}, pdnResults...) {
 		if text == r || strings.HasSuffix(text, " "+r) {
 			return true
 		}
@@ -139,7 +140,11 @@ func endsWithResult(text string) bool {
 }
 
 func (p *pgnFile) write(g *Game) error {
-	if err := WritePGN(p.w, g); err != nil {
+	write := WritePGN
+	if g.Game == encoder.GameDama {
+		write = WritePDN
+	}
+	if err := write(p.w, g); err != nil {
 		return fmt.Errorf("pgn %s: %w", p.path, err)
 	}
 	return nil

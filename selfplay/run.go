@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"chessforge/datasets"
+	"chessforge/encoder"
 	"chessforge/engine/nnue"
 	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
@@ -142,7 +143,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := newOpenings(&cfg, book)
+	players, err := newPlayers(&cfg, net, book)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +185,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 
 	start := time.Now()
 	bar := newProgress(opt.Progress, sum, opt.progressEvery)
-	werr := play(ctx, &cfg, net, ops, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
+	werr := play(ctx, &cfg, players, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
 		if err := out.write(i, g); err != nil {
 			return &WriteError{err}
 		}
@@ -256,10 +257,29 @@ func (s *Summary) countUnique() {
 	s.hashes = nil
 }
 
-// play runs the workers over the shard's games from..total-1 and hands each
-// finished game to write in order. It returns write's first error, or the
-// first error of a game, after stopping the workers.
-func play(ctx context.Context, cfg *Config, net *nnue.Network, ops *openings, shard Shard, from, total, stopAfter int,
+// newPlayers returns the function that makes each worker's player of the
+// job's game: a chess player with the network net (nil: the hand-crafted
+// evaluation) and the openings of book, or a draughts player.
+func newPlayers(cfg *Config, net *nnue.Network, book []pgn.Opening) (func() gamePlayer, error) {
+	if cfg.Game == encoder.GameDama {
+		sigs, err := parseDamaSignatures(cfg.Endgames)
+		if err != nil {
+			return nil, err
+		}
+		return func() gamePlayer { return newDamaPlayer(cfg, sigs) }, nil
+	}
+	ops, err := newOpenings(cfg, book)
+	if err != nil {
+		return nil, err
+	}
+	return func() gamePlayer { return newPlayer(cfg, net, ops) }, nil
+}
+
+// play runs the workers, each with a player newPlayer makes, over the
+// shard's games from..total-1 and hands each finished game to write in
+// order. It returns write's first error, or the first error of a game,
+// after stopping the workers.
+func play(ctx context.Context, cfg *Config, newPlayer func() gamePlayer, shard Shard, from, total, stopAfter int,
 	write func(i int, g *Game) error) error {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -276,7 +296,7 @@ func play(ctx context.Context, cfg *Config, net *nnue.Network, ops *openings, sh
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := newPlayer(cfg, net, ops)
+			p := newPlayer()
 			for {
 				select {
 				case tokens <- struct{}{}:

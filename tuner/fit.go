@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/optimize"
-
-	"chessforge/engine/eval"
 )
 
 // Methods the fitter offers.
@@ -20,7 +18,7 @@ const (
 // Config says what to fit and how.
 type Config struct {
 	K        float64 // sigmoid scale, held fixed (see FitK)
-	Mask     []bool  // weights that may change (eval.Select); nil means all
+	Mask     []bool  // weights that may change (Model.Select); nil means all
 	L2       float64 // penalty L2·Σ((w−w0)/100)² towards the starting weights
 	Method   string  // LBFGS or Adam
 	MaxIter  int     // iterations at most (0: 1000)
@@ -51,11 +49,14 @@ type Result struct {
 // the validation error (train's when val is empty) after every iteration,
 // and returns the weights with the best validation error.
 func Fit(train, val *Set, w0 []float64, cfg Config) (*Result, error) {
-	if len(w0) != eval.NumParams {
-		return nil, fmt.Errorf("tuner: %d weights, want %d", len(w0), eval.NumParams)
+	if n := train.Shape().Params(); len(w0) != n {
+		return nil, fmt.Errorf("tuner: %d weights, want %d", len(w0), n)
 	}
 	if train.Len() == 0 {
 		return nil, errors.New("tuner: no training positions")
+	}
+	if val.Len() > 0 && val.Shape() != train.Shape() {
+		return nil, errors.New("tuner: the training and validation positions are of different evaluations")
 	}
 	if cfg.MaxIter <= 0 {
 		cfg.MaxIter = 1000
@@ -82,7 +83,7 @@ func Fit(train, val *Set, w0 []float64, cfg Config) (*Result, error) {
 		cfg: cfg, free: free, w0: w0,
 		train: NewObjective(train, cfg.K, cfg.Threads),
 		w:     append([]float64(nil), w0...),
-		g:     make([]float64, eval.NumParams),
+		g:     make([]float64, len(w0)),
 		start: time.Now(),
 		res:   &Result{W: append([]float64(nil), w0...)},
 	}

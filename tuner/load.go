@@ -14,9 +14,6 @@ import (
 	"sync"
 
 	"chessforge/datasets"
-	"chessforge/engine/board"
-	"chessforge/engine/eval"
-	"chessforge/engine/search"
 )
 
 // How positions are chosen and turned into training positions.
@@ -38,6 +35,9 @@ const MateBound = 31000
 
 // LoadOptions configures Load.
 type LoadOptions struct {
+	// Model is the evaluation whose coefficients are stored, and the game
+	// the positions are read as (nil: ChessModel).
+	Model  Model
 	Select string // Resolve (default), Filter or AsIs
 	// Filter is the read-time filters. A Parquet dataset is read through
 	// datasets.Reader with it. Text lines carry a FEN and a result only:
@@ -79,7 +79,7 @@ type record struct {
 	result float64 // White's
 	score  float64 // White's, NaN when unknown
 	key    uint64  // game key for the split
-	best   string  // the search's best move, UCI; "" for text lines
+	best   string  // the search's best move in the game's notation; "" for text lines
 	file   string
 	line   int
 }
@@ -101,8 +101,9 @@ type chunkResult struct {
 // Load reads labelled positions from path — a Parquet dataset (a file, a
 // directory of shards or a glob, through package datasets) or text files
 // of `FEN [result]` or zurichess `FEN c9 "result";` lines — selects and
-// resolves them as opts says, traces each with the evaluation and splits
-// them by game into a training and a validation set.
+// resolves them as opts says, traces each with the evaluation of
+// opts.Model and splits them by game into a training and a validation
+// set. A Parquet file of another game than the model's is an error.
 //
 // Parquet rows carry their game_id; text lines carry no game, so lines are
 // grouped into blocks of EPDBlock consecutive lines and each block goes
@@ -119,6 +120,9 @@ func Load(path string, opts LoadOptions) (train, val *Set, st *LoadStats, err er
 	case Resolve, Filter, AsIs:
 	default:
 		return nil, nil, nil, fmt.Errorf("tuner: unknown selection %q (want %s, %s or %s)", opts.Select, Resolve, Filter, AsIs)
+	}
+	if opts.Model == nil {
+		opts.Model = ChessModel
 	}
 	if opts.EPDBlock <= 0 {
 		opts.EPDBlock = 64
@@ -141,6 +145,11 @@ func Load(path string, opts LoadOptions) (train, val *Set, st *LoadStats, err er
 		if err := textTakes(f, opts.Filter); err != nil {
 			return nil, nil, nil, err
 		}
+	}
+	if game, err := DataGame(path); err != nil {
+		return nil, nil, nil, err
+	} else if game != "" && game != opts.Model.Game() {
+		return nil, nil, nil, fmt.Errorf("tune: %s holds %s positions, and the evaluation tuned is %s's", path, game, opts.Model.Game())
 	}
 	st = &LoadStats{Files: files}
 
@@ -175,7 +184,7 @@ func Load(path string, opts LoadOptions) (train, val *Set, st *LoadStats, err er
 		close(out)
 	}()
 
-	train, val = new(Set), new(Set)
+	train, val = NewSet(opts.Model.Shape()), NewSet(opts.Model.Shape())
 	pending := map[int]chunkResult{}
 	next := 0
 	var fail error
@@ -396,24 +405,18 @@ func isVal(key, seed uint64, frac float64) bool {
 
 // worker turns records into traced positions.
 type worker struct {
-	opts LoadOptions
-	eng  *search.Engine
-	tr   eval.Tracer
+	opts  LoadOptions
+	tr    Tracer
+	shape Shape
 }
 
 func newWorker(opts LoadOptions) *worker {
-	w := &worker{opts: opts}
-	if opts.Select != AsIs {
-		w.eng = search.New(search.Options{HashMB: 1, Threads: 1})
-	}
-	return w
+	return &worker{opts: opts, tr: opts.Model.NewTracer(opts.Select), shape: opts.Model.Shape()}
 }
 
 func (w *worker) do(c chunk) chunkResult {
-	r := chunkResult{seq: c.seq}
-	if w.eng != nil {
-		w.eng.Clear()
-	}
+	r := chunkResult{seq: c.seq, train: Set{shape: w.shape}, val: Set{shape: w.shape}}
+	w.tr.Clear()
 	for i := range c.recs {
 		rec := &c.recs[i]
 		r.st.Read++
@@ -435,22 +438,23 @@ func (w *worker) one(rec *record, r *chunkResult) error {
 	if rec.result != 0 && rec.result != 0.5 && rec.result != 1 {
 		return fmt.Errorf("bad result %g: want 0, 0.5 or 1", rec.result)
 	}
-	pos, err := board.ParseFEN(rec.fen)
-	if err != nil {
+	tr := w.tr
+	if err := tr.Parse(rec.fen); err != nil {
 		return fmt.Errorf("bad FEN %q: %w", rec.fen, err)
 	}
 	o := &w.opts
 	if rec.raw != "" { // a text line: the filters that need only the FEN (Load refused the others)
 		if o.Filter.MinPly > 0 {
-			if len(strings.Fields(rec.fen)) < 6 {
-				return fmt.Errorf("the read-time filter min-ply needs the ply, and the FEN %q has no move counters", rec.fen)
+			ply, err := tr.Ply()
+			if err != nil {
+				return fmt.Errorf("the read-time filter min-ply needs the ply, and %v", err)
 			}
-			if ply := 2*(pos.FullmoveNumber()-1) + int(pos.SideToMove()); ply < o.Filter.MinPly {
+			if ply < o.Filter.MinPly {
 				r.st.Filtered++
 				return nil
 			}
 		}
-		if o.Filter.SkipInCheck && pos.InCheck() {
+		if o.Filter.SkipInCheck && tr.InCheck() {
 			r.st.Filtered++
 			return nil
 		}
@@ -459,41 +463,61 @@ func (w *worker) one(rec *record, r *chunkResult) error {
 		r.st.SkipMate++
 		return nil
 	}
-	leaf := pos
 	switch o.Select {
 	case Filter:
-		if pos.InCheck() {
+		if tr.InCheck() {
 			r.st.SkipCheck++
 			return nil
 		}
 		if rec.best != "" {
-			best, err := pos.ParseUCIMove(rec.best)
+			noisy, err := tr.NoisyMove(rec.best)
 			if err != nil {
 				return fmt.Errorf("best move: %w", err)
 			}
-			if pos.IsCapture(best) || best.IsPromotion() {
+			if noisy {
 				r.st.SkipNoisy++
 				return nil
 			}
-		} else {
-			if pv, _ := w.eng.QuietPV(pos); len(pv) > 0 {
-				r.st.SkipNoisy++
-				return nil
-			}
+		} else if !tr.Quiet() {
+			r.st.SkipNoisy++
+			return nil
 		}
 	case Resolve:
-		if pv, _ := w.eng.QuietPV(pos); len(pv) > 0 {
-			leaf = pos.Clone()
-			for _, m := range pv {
-				leaf.MakeMove(m)
-			}
+		if tr.Resolve() {
 			r.st.Resolved++
 		}
 	}
-	c := w.tr.Trace(leaf)
+	c := tr.Trace()
 	set := &r.train
 	if isVal(rec.key, o.Seed, o.ValFrac) {
 		set = &r.val
 	}
 	return set.Add(c, rec.result, rec.score)
+}
+
+// DataGame returns the game of the positions at path as the Parquet
+// files' metadata (chessforge.game; absent: chess) says it, or "" when
+// path holds text files only, which do not say. Files of different games
+// are an error.
+func DataGame(path string) (string, error) {
+	files, err := inputFiles(path)
+	if err != nil {
+		return "", err
+	}
+	game, from := "", ""
+	for _, f := range files {
+		if !isParquet(f) {
+			continue
+		}
+		infos, err := datasets.Stat(f)
+		if err != nil {
+			return "", err
+		}
+		g := infos[0].Layout.Game // from datasets.KeyGame, chess when absent
+		if game != "" && g != game {
+			return "", fmt.Errorf("tune: %s holds %s positions and %s %s positions: tune one game at a time", from, game, f, g)
+		}
+		game, from = g, f
+	}
+	return game, nil
 }

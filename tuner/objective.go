@@ -4,8 +4,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-
-	"chessforge/engine/eval"
 )
 
 // Objective is the mean squared error between a set's targets and the
@@ -34,7 +32,7 @@ func NewObjective(s *Set, k float64, threads int) *Objective {
 	n := s.Len()
 	for t := 0; t < threads; t++ {
 		o.parts = append(o.parts, [2]int{t * n / threads, (t + 1) * n / threads})
-		o.grads = append(o.grads, make([]float64, eval.NumParams))
+		o.grads = append(o.grads, make([]float64, s.shape.Params()))
 	}
 	return o
 }
@@ -43,7 +41,7 @@ func NewObjective(s *Set, k float64, threads int) *Objective {
 func (o *Objective) Value(w []float64) float64 { return o.run(w, nil) }
 
 // ValueGrad returns the mean squared error under w and writes its gradient
-// with respect to w (length eval.NumParams) into grad.
+// with respect to w (length Shape.Params of the set) into grad.
 func (o *Objective) ValueGrad(w, grad []float64) float64 { return o.run(w, grad) }
 
 func (o *Objective) run(w, grad []float64) float64 {

@@ -17,15 +17,14 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-
-	"chessforge/engine/eval"
 )
 
 // WriteReport writes the report of a fit into dir: errors.csv (the errors
 // per iteration), curves.png (the training and validation curves, see
 // WritePlot) and changes.txt (the largest weight changes, top of them at
-// most). sum is the run's summary, which the plot's title quotes.
-func WriteReport(dir string, res *Result, w0 []float64, top int, sum *Summary) error {
+// most, named by model m). sum is the run's summary, which the plot's
+// title quotes.
+func WriteReport(dir string, m Model, res *Result, w0 []float64, top int, sum *Summary) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -44,7 +43,7 @@ func WriteReport(dir string, res *Result, w0 []float64, top int, sum *Summary) e
 		return err
 	}
 	b.Reset()
-	WriteChanges(&b, w0, res.W, top)
+	WriteChanges(&b, m, w0, res.W, top)
 	return writeAtomic(filepath.Join(dir, "changes.txt"), b.Bytes())
 }
 
@@ -172,15 +171,15 @@ type Change struct {
 	Before, After float64
 }
 
-// Changes returns the weights that moved, largest move first (ties by
-// index), at most top of them (all when top <= 0). Weights are compared
-// rounded, as the generated file stores them.
-func Changes(w0, w []float64, top int) []Change {
+// Changes returns the weights of model m that moved, largest move first
+// (ties by index), at most top of them (all when top <= 0). Weights are
+// compared rounded, as the generated file stores them.
+func Changes(m Model, w0, w []float64, top int) []Change {
 	var cs []Change
 	for j := range w0 {
 		a, b := math.Round(w0[j]), math.Round(w[j])
 		if a != b {
-			cs = append(cs, Change{j, eval.ParamName(j), a, b})
+			cs = append(cs, Change{j, m.ParamName(j), a, b})
 		}
 	}
 	sort.SliceStable(cs, func(i, k int) bool {
@@ -192,12 +191,12 @@ func Changes(w0, w []float64, top int) []Change {
 	return cs
 }
 
-// WriteChanges writes the table of the largest weight changes.
-func WriteChanges(w io.Writer, w0, w1 []float64, top int) {
-	all := Changes(w0, w1, 0)
+// WriteChanges writes the table of the largest weight changes of model m.
+func WriteChanges(w io.Writer, m Model, w0, w1 []float64, top int) {
+	all := Changes(m, w0, w1, 0)
 	fmt.Fprintf(w, "%d of %d weights changed; the %d largest changes:\n\n", len(all), len(w0), min(len(all), top))
 	fmt.Fprintf(w, "%-36s %8s %8s %8s\n", "weight", "before", "after", "change")
-	for _, c := range Changes(w0, w1, top) {
+	for _, c := range Changes(m, w0, w1, top) {
 		fmt.Fprintf(w, "%-36s %8.0f %8.0f %+8.0f\n", c.Name, c.Before, c.After, c.After-c.Before)
 	}
 }

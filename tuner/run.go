@@ -13,8 +13,6 @@ import (
 	"chessforge/configs"
 	"chessforge/configs/progress"
 	"chessforge/datasets"
-	"chessforge/engine/eval"
-	"chessforge/engine/eval/evalgen"
 )
 
 // Options are the settings of a whole tuning run. Each is declared here
@@ -22,7 +20,8 @@ import (
 // package configs), its usage tag the flag's help; DefaultOptions gives the
 // defaults.
 type Options struct {
-	Data      string "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines\""
+	Data      string "json:\"data\" usage:\"labelled positions: a Parquet dataset (file, directory or glob) or text files of `FEN [1.0]` / `FEN c9 \\\"1-0\\\";` lines (PDN FENs for draughts)\""
+	Game      string `json:"game" usage:"the game whose evaluation is tuned: chess or dama (empty: the dataset's chessforge.game metadata; chess for text files and datasets without it)"`
 	Select    string `json:"select" usage:"position selection: qsearch (resolve each to its quiet leaf), filter (skip in-check and capture/promotion best moves), none"`
 	SkipMates bool   `json:"skip-mates" usage:"skip positions with a mate score"`
 	// Filter is the read-time filters (min-ply, max-score, skip-in-check,
@@ -44,7 +43,7 @@ type Options struct {
 	L2        float64          `json:"l2" usage:"L2 penalty towards the starting weights: l2·Σ((w−w0)/100)²"`
 	K         float64          `json:"k" usage:"sigmoid scale K (0: fit it to the starting weights)"`
 	Threads   int              `json:"threads" usage:"goroutines (0: all cores)"`
-	Out       string           `json:"out" usage:"weights file to write"`
+	Out       string           `json:"out" usage:"weights file to write (empty: the game's, engine/eval/weights_gen.go for chess, engine/dama/eval/weights_gen.go for dama)"`
 	Source    string           `json:"source" usage:"how the weights file's header names the data (default: the -data path)"`
 	DryRun    bool             `json:"dry-run" usage:"write nothing: no weights file, and no report unless -report is given"`
 	Report    string           `json:"report" usage:"directory for errors.csv, curves.png and changes.txt (empty: none)"`
@@ -77,7 +76,6 @@ func DefaultOptions() Options {
 		Iters:     1000,
 		Patience:  20,
 		LR:        1,
-		Out:       "engine/eval/weights_gen.go",
 		Report:    "tune-report",
 		Top:       40,
 	}
@@ -108,6 +106,29 @@ func (*RemovedSkipPlies) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON returns null.
 func (RemovedSkipPlies) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+// ResolveGame returns the model of the game tuned — o.Game, or when it is
+// empty the game of o.Data (DataGame; chess for text files) — and sets
+// o.Out to the model's weights file when it is empty. A dataset of another
+// game than o.Game is an error.
+func (o *Options) ResolveGame() (Model, error) {
+	game := o.Game
+	if game == "" {
+		g, err := DataGame(o.Data)
+		if err != nil {
+			return nil, err
+		}
+		game = g
+	}
+	m, err := ModelFor(game)
+	if err != nil {
+		return nil, configs.Usagef("-game: %w", err)
+	}
+	if o.Out == "" {
+		o.Out = m.WeightsFile()
+	}
+	return m, nil
+}
 
 // Summary is what a run found: the errors before and after, on the training
 // and validation sets, with the weights rounded as the generated file holds
@@ -158,7 +179,7 @@ func (s *Summary) Line() string {
 // minimises the error over the chosen weight groups until the validation
 // error stops improving, writes the report (when o.Report is set, dry run
 // or not: cmd/tune clears its default under -dry-run) and, unless o.DryRun,
-// the weights file o.Out. The weights kept are those of the iteration
+// the weights file o.Out (the model's when empty). The weights kept are those of the iteration
 // with the lowest validation error; when, rounded, their validation error
 // is not below the starting weights' one, Run writes no weights file and
 // returns the summary with a *NoGainError, unless o.AllowWorse. It reports
@@ -167,7 +188,11 @@ func Run(o Options) (*Summary, error) {
 	if err := o.Lambda.check(); err != nil {
 		return nil, configs.Usagef("-lambda %v: not in [0, 1]", o.Lambda)
 	}
-	mask, err := eval.Select(o.Params)
+	m, err := o.ResolveGame()
+	if err != nil {
+		return nil, err
+	}
+	mask, err := m.Select(o.Params)
 	if err != nil {
 		return nil, configs.Usagef("-params: %w", err)
 	}
@@ -198,7 +223,7 @@ func Run(o Options) (*Summary, error) {
 		Throttle: 200 * time.Millisecond, Elapsed: true, ClearOnFinish: true,
 	})
 	train, val, st, err := Load(o.Data, LoadOptions{
-		Select: o.Select, Filter: o.Filter, SkipMates: o.SkipMates,
+		Model: m, Select: o.Select, Filter: o.Filter, SkipMates: o.SkipMates,
 		ValFrac: o.Val, Seed: o.Seed, EPDBlock: o.EPDBlock, MaxBad: o.MaxBad,
 		Threads: nthreads, Warn: warn,
 		Progress: func(n int) { loadBar.Set(int64(n)) },
@@ -219,7 +244,7 @@ func Run(o Options) (*Summary, error) {
 		float64(storeBytes)/1e6, float64(storeBytes)/float64(n), loadTime.Seconds(), loadCPU.Seconds(), float64(st.Read)/loadTime.Seconds())
 
 	// K, targets, errors before.
-	w0 := eval.Weights()
+	w0 := m.Weights()
 	k := o.K
 	if k <= 0 {
 		k, _ = FitK(train, w0, 0.01, 10, nthreads)
@@ -245,7 +270,7 @@ func Run(o Options) (*Summary, error) {
 			free++
 		}
 	}
-	say("tune: %s over %d of %d weights (-params %s), %d threads", strings.ToUpper(o.Method), free, eval.NumParams, o.Params, nthreads)
+	say("tune: %s over %d of %d weights of the %s evaluation (-params %s), %d threads", strings.ToUpper(o.Method), free, len(w0), m.Game(), o.Params, nthreads)
 
 	// Fit.
 	bar := progress.New(o.Progress, int64(o.Iters), "", progress.Style{
@@ -293,12 +318,12 @@ func Run(o Options) (*Summary, error) {
 		ValBefore: ov.Value(w0), ValAfter: ov.Value(wr)}
 
 	if o.Report != "" {
-		if err := WriteReport(o.Report, res, w0, o.Top, sum); err != nil {
+		if err := WriteReport(o.Report, m, res, w0, o.Top, sum); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		say("tune: report in %s (errors.csv, curves.png, changes.txt)", o.Report)
 	}
-	cs := Changes(w0, wr, 10)
+	cs := Changes(m, w0, wr, 10)
 	if len(cs) > 0 {
 		say("tune: largest changes:")
 		for _, c := range cs {
@@ -318,8 +343,8 @@ func Run(o Options) (*Summary, error) {
 		if source == "" {
 			source = o.Data
 		}
-		prov := eval.Provenance{Source: source, Positions: n, K: k, ErrorBefore: sum.ValBefore, ErrorAfter: sum.ValAfter}
-		if err := evalgen.WriteFile(o.Out, wr, prov); err != nil {
+		prov := Provenance{Source: source, Positions: n, K: k, ErrorBefore: sum.ValBefore, ErrorAfter: sum.ValAfter}
+		if err := m.WriteWeights(o.Out, wr, prov); err != nil {
 			return nil, err
 		}
 		say("tune: wrote %s", o.Out)

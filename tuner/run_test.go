@@ -85,8 +85,14 @@ func TestRunNamesTheBadSetting(t *testing.T) {
 // reversed, so that whatever lowers the training error raises the
 // validation error.
 func writeContradictoryEPD(t *testing.T, dir string, n int) string {
+	return writeContradictory(t, testEPD, dir, n)
+}
+
+// writeContradictory is writeContradictoryEPD for the `FEN [result]` lines
+// of file from.
+func writeContradictory(t *testing.T, from, dir string, n int) string {
 	t.Helper()
-	src, err := os.ReadFile(testEPD)
+	src, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package tuner
 import (
 	"fmt"
 	"math"
-
-	"chessforge/engine/eval"
 )
 
 // entry is one sparse coefficient: a feature index and its count.
@@ -32,13 +30,22 @@ const (
 	entryBytes  = 4
 )
 
-// Set holds traced positions compactly: a 24-byte header per position and
-// a flat arena of 4-byte (feature, count) entries, about 170 bytes a
-// position for this evaluation. It keeps no boards.
+// Set holds traced positions of one model compactly: a 24-byte header per
+// position and a flat arena of 4-byte (feature, count) entries, about 170
+// bytes a position for the chess evaluation. It keeps no boards. The zero
+// Set is empty and takes the shape of the first set appended to it.
 type Set struct {
-	hdr []header
-	ent []entry
+	shape Shape
+	hdr   []header
+	ent   []entry
 }
+
+// NewSet returns an empty set for the evaluations of shape sh.
+func NewSet(sh Shape) *Set { return &Set{shape: sh} }
+
+// Shape returns the shape of the evaluation the set's positions are
+// coefficients of.
+func (s *Set) Shape() Shape { return s.shape }
 
 // Len returns the number of positions.
 func (s *Set) Len() int { return len(s.hdr) }
@@ -51,14 +58,14 @@ func (s *Set) Bytes() int64 {
 // Add appends a traced position with its game result for White (0, 0.5, 1)
 // and its search score for White in centipawns (NaN when unknown). The
 // target starts as the result; SetTargets blends in the score.
-func (s *Set) Add(c *eval.Coefs, result, score float64) error {
+func (s *Set) Add(c *Coefs, result, score float64) error {
 	if len(c.Linear) > math.MaxUint16 || len(c.Safety[0]) > math.MaxUint8 || len(c.Safety[1]) > math.MaxUint8 {
 		return fmt.Errorf("tuner: too many coefficients (%d linear, %d+%d king danger)", len(c.Linear), len(c.Safety[0]), len(c.Safety[1]))
 	}
 	if len(s.ent)+len(c.Linear)+len(c.Safety[0])+len(c.Safety[1]) > math.MaxUint32 {
 		return fmt.Errorf("tuner: coefficient arena full (%d entries)", len(s.ent))
 	}
-	if c.Phase < 0 || c.Phase > eval.PhaseMax || c.Scale[0] < 0 || c.Scale[0] > math.MaxUint8 || c.Scale[1] < 0 || c.Scale[1] > math.MaxUint8 {
+	if c.Phase < 0 || c.Phase > s.shape.PhaseMax || c.Scale[0] < 0 || c.Scale[0] > math.MaxUint8 || c.Scale[1] < 0 || c.Scale[1] > math.MaxUint8 {
 		return fmt.Errorf("tuner: phase %d or scale %v out of range", c.Phase, c.Scale)
 	}
 	h := header{
@@ -73,9 +80,9 @@ func (s *Set) Add(c *eval.Coefs, result, score float64) error {
 		target: float32(result),
 	}
 	n0 := len(s.ent)
-	for _, list := range [][]eval.Coef{c.Linear, c.Safety[0], c.Safety[1]} {
+	for _, list := range [][]Coef{c.Linear, c.Safety[0], c.Safety[1]} {
 		for _, t := range list {
-			if t.N < math.MinInt16 || t.N > math.MaxInt16 || t.Index < 0 || int(t.Index) >= eval.NumFeatures {
+			if t.N < math.MinInt16 || t.N > math.MaxInt16 || t.Index < 0 || int(t.Index) >= s.shape.Features {
 				s.ent = s.ent[:n0]
 				return fmt.Errorf("tuner: coefficient %d of feature %d out of range", t.N, t.Index)
 			}
@@ -86,8 +93,15 @@ func (s *Set) Add(c *eval.Coefs, result, score float64) error {
 	return nil
 }
 
-// Append adds every position of o to s.
+// Append adds every position of o to s, which must hold positions of the
+// same shape (an empty zero Set takes o's).
 func (s *Set) Append(o *Set) error {
+	if s.shape == (Shape{}) && len(s.hdr) == 0 {
+		s.shape = o.shape
+	}
+	if o.shape != s.shape && len(o.hdr) > 0 {
+		return fmt.Errorf("tuner: appending positions of another evaluation (%d features, %d here)", o.shape.Features, s.shape.Features)
+	}
 	if int64(len(s.ent))+int64(len(o.ent)) > math.MaxUint32 {
 		return fmt.Errorf("tuner: coefficient arena full (%d entries)", len(s.ent))
 	}
@@ -100,19 +114,19 @@ func (s *Set) Append(o *Set) error {
 	return nil
 }
 
-// Coefs rebuilds position i's coefficients in the eval package's form (for
-// tests and checks; the tuner's loops read the compact form directly).
-func (s *Set) Coefs(i int) *eval.Coefs {
+// Coefs rebuilds position i's coefficients (for tests and checks; the
+// tuner's loops read the compact form directly).
+func (s *Set) Coefs(i int) *Coefs {
 	h := &s.hdr[i]
-	c := &eval.Coefs{Phase: int(h.phase), Scale: [2]int{int(h.scale[0]), int(h.scale[1])}, Draw: h.draw}
+	c := &Coefs{Phase: int(h.phase), Scale: [2]int{int(h.scale[0]), int(h.scale[1])}, Draw: h.draw}
 	e := s.ent[h.start:]
 	for k := 0; k < int(h.nLin); k++ {
-		c.Linear = append(c.Linear, eval.Coef{Index: int32(e[k].idx), N: int32(e[k].n)})
+		c.Linear = append(c.Linear, Coef{Index: int32(e[k].idx), N: int32(e[k].n)})
 	}
 	e = e[h.nLin:]
 	for side := 0; side < 2; side++ {
 		for k := 0; k < int(h.nSafe[side]); k++ {
-			c.Safety[side] = append(c.Safety[side], eval.Coef{Index: int32(e[k].idx), N: int32(e[k].n)})
+			c.Safety[side] = append(c.Safety[side], Coef{Index: int32(e[k].idx), N: int32(e[k].n)})
 		}
 		e = e[h.nSafe[side]:]
 	}
@@ -174,9 +188,12 @@ type pass struct {
 	clamped  bool
 }
 
-// eval returns position h's evaluation for White under w, following
-// eval.Coefs.Eval exactly (a test holds the two equal on real positions).
+// eval returns position h's evaluation for White under w, following the
+// model's own evaluation of its coefficients exactly (eval.Coefs.Eval for
+// chess; tests hold the two equal on real positions).
 func (s *Set) eval(h *header, w []float64, p *pass) float64 {
+	sh := &s.shape
+	nf := sh.Features
 	if h.draw {
 		p.clamped = true
 		return 0
@@ -187,7 +204,7 @@ func (s *Set) eval(h *header, w []float64, p *pass) float64 {
 	for _, t := range lin {
 		n := float64(t.n)
 		mg += n * w[t.idx]
-		eg += n * w[eval.NumFeatures+int(t.idx)]
+		eg += n * w[nf+int(t.idx)]
 	}
 	e = e[h.nLin:]
 	p.umg, p.ueg = [2]float64{}, [2]float64{}
@@ -195,26 +212,26 @@ func (s *Set) eval(h *header, w []float64, p *pass) float64 {
 		for _, t := range e[:h.nSafe[side]] {
 			n := float64(t.n)
 			p.umg[side] += n * w[t.idx]
-			p.ueg[side] += n * w[eval.NumFeatures+int(t.idx)]
+			p.ueg[side] += n * w[nf+int(t.idx)]
 		}
 		e = e[h.nSafe[side]:]
 	}
-	mg -= (sqPos(p.umg[0]) - sqPos(p.umg[1])) / eval.KingDangerMG
-	eg -= (pos(p.ueg[0]) - pos(p.ueg[1])) / eval.KingDangerEG
-	t := (mg*float64(h.phase) + eg*float64(eval.PhaseMax-int(h.phase))) / eval.PhaseMax
+	mg -= (sqPos(p.umg[0]) - sqPos(p.umg[1])) / sh.KingDangerMG
+	eg -= (pos(p.ueg[0]) - pos(p.ueg[1])) / sh.KingDangerEG
+	t := (mg*float64(h.phase) + eg*float64(sh.PhaseMax-int(h.phase))) / float64(sh.PhaseMax)
 	if t > 0 {
-		p.scale = float64(h.scale[0]) / eval.ScaleNormal
+		p.scale = float64(h.scale[0]) / float64(sh.ScaleNormal)
 	} else {
-		p.scale = float64(h.scale[1]) / eval.ScaleNormal
+		p.scale = float64(h.scale[1]) / float64(sh.ScaleNormal)
 	}
 	v := t * p.scale
 	p.clamped = false
-	if v > eval.MaxEval {
+	if v > sh.MaxEval {
 		p.clamped = true
-		return eval.MaxEval
-	} else if v < -eval.MaxEval {
+		return sh.MaxEval
+	} else if v < -sh.MaxEval {
 		p.clamped = true
-		return -eval.MaxEval
+		return -sh.MaxEval
 	}
 	return v
 }
@@ -225,13 +242,15 @@ func (s *Set) addGrad(h *header, p *pass, d float64, grad []float64) {
 	if p.clamped {
 		return
 	}
-	a := d * p.scale * float64(h.phase) / eval.PhaseMax
-	b := d * p.scale * float64(eval.PhaseMax-int(h.phase)) / eval.PhaseMax
+	sh := &s.shape
+	nf := sh.Features
+	a := d * p.scale * float64(h.phase) / float64(sh.PhaseMax)
+	b := d * p.scale * float64(sh.PhaseMax-int(h.phase)) / float64(sh.PhaseMax)
 	e := s.ent[h.start : h.start+uint32(h.nLin)+uint32(h.nSafe[0])+uint32(h.nSafe[1])]
 	for _, t := range e[:h.nLin] {
 		n := float64(t.n)
 		grad[t.idx] += a * n
-		grad[eval.NumFeatures+int(t.idx)] += b * n
+		grad[nf+int(t.idx)] += b * n
 	}
 	e = e[h.nLin:]
 	for side := 0; side < 2; side++ {
@@ -239,15 +258,15 @@ func (s *Set) addGrad(h *header, p *pass, d float64, grad []float64) {
 		if side == 1 {
 			sign = 1
 		}
-		am := a * sign * 2 * p.umg[side] / eval.KingDangerMG
-		be := b * sign / eval.KingDangerEG
+		am := a * sign * 2 * p.umg[side] / sh.KingDangerMG
+		be := b * sign / sh.KingDangerEG
 		for _, t := range e[:h.nSafe[side]] {
 			n := float64(t.n)
 			if p.umg[side] > 0 {
 				grad[t.idx] += am * n
 			}
 			if p.ueg[side] > 0 {
-				grad[eval.NumFeatures+int(t.idx)] += be * n
+				grad[nf+int(t.idx)] += be * n
 			}
 		}
 		e = e[h.nSafe[side]:]

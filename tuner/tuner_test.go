@@ -204,7 +204,7 @@ func TestKernelMatchesEval(t *testing.T) {
 	kingDanger := 0
 	for _, w := range [][]float64{w0, perturbed(w0, nil, 40, 3)} {
 		for i := 0; i < s.Len(); i++ {
-			c := s.Coefs(i)
+			c := chessCoefs(s.Coefs(i))
 			var p pass
 			got := s.eval(&s.hdr[i], w, &p)
 			if v := c.Eval(w); got != v {
@@ -227,6 +227,20 @@ func TestKernelMatchesEval(t *testing.T) {
 	if kingDanger < 100 {
 		t.Errorf("king danger on in only %d positions; the check would miss the non-linear part", kingDanger)
 	}
+}
+
+// chessCoefs returns c in engine/eval's form.
+func chessCoefs(c *Coefs) *eval.Coefs {
+	e := &eval.Coefs{Phase: c.Phase, Scale: c.Scale, Draw: c.Draw}
+	for _, t := range c.Linear {
+		e.Linear = append(e.Linear, eval.Coef(t))
+	}
+	for s := range c.Safety {
+		for _, t := range c.Safety[s] {
+			e.Safety[s] = append(e.Safety[s], eval.Coef(t))
+		}
+	}
+	return e
 }
 
 // TestGradientMatchesNumeric checks the objective's analytic gradient

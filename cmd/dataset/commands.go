@@ -16,7 +16,9 @@ import (
 	"chessforge/datasets/stats"
 	"chessforge/datasets/stockfish"
 	"chessforge/datasets/verify"
+	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama"
 )
 
 // errMismatches is verify's failure: the report is printed, exit status 1.
@@ -124,14 +126,14 @@ func runHead(args []string, out, errw io.Writer) error {
 	}
 	if boardRow >= 0 && boardRow < len(rows) {
 		row := rows[boardRow]
-		pos, err := board.ParseFEN(row.FEN)
+		side, diagram, err := boardText(r.Layout(), row.FEN)
 		if err != nil {
 			return fmt.Errorf("row %d: %w", boardRow, err)
 		}
 		fmt.Fprintf(out, "\nrow %d (game %d, ply %d), %s to move, played %s, best %s, score %s, result %.1f:\n",
-			boardRow, row.GameID, row.Ply, pos.SideToMove(), row.Move, row.BestMove, scoreText(row.ScoreCP), row.Result)
-		fmt.Fprint(out, pos.String())
-		if !strings.HasSuffix(pos.String(), "\n") {
+			boardRow, row.GameID, row.Ply, side, row.Move, row.BestMove, scoreText(row.ScoreCP), row.Result)
+		fmt.Fprint(out, diagram)
+		if !strings.HasSuffix(diagram, "\n") {
 			fmt.Fprintln(out)
 		}
 	}
@@ -180,7 +182,11 @@ func runVerify(args []string, out, errw io.Writer) error {
 	}
 	fmt.Fprintf(out, "replayed %d games, each as one chain of contiguous rows, in %.1f s", rep.Games, time.Since(start).Seconds())
 	if rep.PartialHistory > 0 {
-		fmt.Fprintf(out, "; %d rows lack the game's earlier positions (a write window, or a break reported above): their repetition plane is checked as a lower bound", rep.PartialHistory)
+		planes := "repetition plane is"
+		if rep.Layout == encoder.Dama {
+			planes = "repetition and quiet-ply planes are" // the PDN FEN has no quiet-ply counter
+		}
+		fmt.Fprintf(out, "; %d rows lack the game's earlier positions (a write window, or a break reported above): their %s checked as a lower bound", rep.PartialHistory, planes)
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "verify: %d rows, %d mismatches\n", rep.Rows, rep.Mismatches)
@@ -320,7 +326,8 @@ func runExport(args []string, out, errw io.Writer) error {
 		m, err = export.NPY(path, set.Out, export.NPYOptions{ShardRows: set.ShardRows, Filter: set.Filter, Progress: b.Add})
 		if m != nil {
 			rows = m.Rows
-			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", set.Out, len(m.Shards), export.BytesPerRow)
+			l, _ := m.Layout() // NPY checked it
+			detail = fmt.Sprintf("%s (%d shards, %d bytes per position)", set.Out, len(m.Shards), export.RowBytes(l))
 		}
 	case "plain", "binpack":
 		f, _ := stockfish.ParseFormat(set.Format)
@@ -348,4 +355,21 @@ func runExport(args []string, out, errw io.Writer) error {
 	}
 	fmt.Fprintf(out, "export: %d rows to %s, %.2f s, %.0f positions/s\n", rows, detail, secs, float64(rows)/secs)
 	return nil
+}
+
+// boardText reads a row's FEN in its layout's game and returns the side to
+// move and the board diagram.
+func boardText(l *encoder.Layout, fen string) (side, diagram string, err error) {
+	if l == encoder.Dama {
+		pos, err := dama.ParseFEN(fen)
+		if err != nil {
+			return "", "", err
+		}
+		return pos.SideToMove().String(), pos.String(), nil
+	}
+	pos, err := board.ParseFEN(fen)
+	if err != nil {
+		return "", "", err
+	}
+	return pos.SideToMove().String(), pos.String(), nil
 }

@@ -1,5 +1,7 @@
 // Command dataset inspects, checks and converts the project's training
-// datasets (SPEC §3): a .parquet file, a directory of them or a glob.
+// datasets (SPEC §3): a .parquet file, a directory of them or a glob, of
+// chess or of Italian draughts (each file's metadata names its game; a
+// dataset holds one game, and the Stockfish formats are chess only).
 //
 //	dataset info PATH                        files, rows, games, schema, metadata, bytes per position
 //	dataset stats [FILTERS] PATH             results, game lengths, score histogram, terminations
@@ -28,7 +30,9 @@
 // follows ply 86");
 // a game written from a later ply has no record of its opening, so its
 // repetition plane is checked as a lower bound where the positions that
-// could repeat lie before its first row (see package chessforge/datasets/verify).
+// could repeat lie before its first row (for draughts also its quiet-ply
+// plane, which the PDN FEN does not carry), and a draughts game's end is
+// checked against the rules (see package chessforge/datasets/verify).
 // merge -dedup drops the leading rows of each game whose positions came
 // earlier (shared openings), positions compared by their FEN without the
 // move counters, so every game stays whole (package chessforge/datasets/reshard).

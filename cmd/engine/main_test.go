@@ -37,8 +37,8 @@ type process struct {
 	lines chan string
 }
 
-func start(t *testing.T) *process {
-	cmd := exec.Command(engineBin)
+func start(t *testing.T, args ...string) *process {
+	cmd := exec.Command(engineBin, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -206,6 +206,11 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		{[]string{"frobnicate"}, `engine: unknown command "frobnicate"`},
 		{[]string{"go", "depth", "3"}, `engine: unknown command "go"`},
 		{[]string{"--hash", "64"}, `engine: unknown command "--hash"`},
+		{[]string{"-game"}, "engine: -game needs a value: chess or dama"},
+		{[]string{"-game", "checkers"}, `engine: -game "checkers": want chess or dama`},
+		{[]string{"-game=dama", "frobnicate"}, `engine: -game dama: unknown command "frobnicate"`},
+		{[]string{"-game", "dama", "bench", "0"}, `engine: bench: depth must be a whole number from 1 to 64, got "0"`},
+		{[]string{"-game", "dama", "bench", "2", "3"}, "bench takes one argument at most"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := exitCode(t, c.args...)
@@ -232,5 +237,65 @@ func TestRunInProcess(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("run in UCI mode: no %q in:\n%s", want, out)
 		}
+	}
+}
+
+// -game dama speaks the draughts text protocol: a line-wise conversation
+// through the process's pipes, and quit ends it.
+func TestDamaThroughSubprocess(t *testing.T) {
+	p := start(t, "-game", "dama")
+	p.send("position startpos moves 22-18 11-15")
+	p.send("go nodes 5000")
+	p.expect("info depth 1 ", 5*time.Second)
+	bm := p.expect("bestmove ", 10*time.Second)
+	if !regexp.MustCompile(`^bestmove [0-9]+[-x][0-9]+`).MatchString(bm) {
+		t.Errorf("bad bestmove line %q", bm)
+	}
+	p.send("position fen B:W29:B25")
+	p.send("go depth 3")
+	if l := p.expect("bestmove", 5*time.Second); l != "bestmove none" {
+		t.Errorf("no move: %q", l)
+	}
+	p.send("bogus")
+	p.expect("error: unknown command", 5*time.Second)
+	p.send("position startpos")
+	p.send("perft 3")
+	p.expect("Nodes searched: 302", 5*time.Second)
+	p.send("quit")
+	done := make(chan error)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("engine exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("engine did not quit")
+	}
+}
+
+// The draughts bench ends with "N nodes N nps" and its node count is a
+// signature; -game chess (or none) is the chess engine.
+func TestDamaBenchAndGameFlag(t *testing.T) {
+	var outs [2]string
+	for i, args := range [][]string{{"-game", "dama", "bench", "4"}, {"--game=dama", "bench", "4"}} {
+		var stdout, stderr strings.Builder
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr.String())
+		}
+		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		last := lines[len(lines)-1]
+		if !regexp.MustCompile(`^\d+ nodes \d+ nps$`).MatchString(last) || !strings.HasPrefix(lines[0], "position  1/") {
+			t.Errorf("%v: first line %q, last %q", args, lines[0], last)
+		}
+		outs[i] = strings.Fields(last)[0]
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("draughts bench node counts differ: %s vs %s", outs[0], outs[1])
+	}
+	var stdout, stderr strings.Builder
+	in := "uci\nposition startpos\ngo perft 1\nquit\n"
+	if code := run([]string{"-game", "chess"}, strings.NewReader(in), &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "uciok\n") || !strings.Contains(stdout.String(), "Nodes searched: 20") {
+		t.Errorf("-game chess: exit %d, stdout %q", code, stdout.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"chessforge/configs"
+	"chessforge/selfplay/match"
 )
 
 // defaultConfigFile is the configuration `make loop` and a bare `loop` read.
@@ -23,6 +24,7 @@ const (
 // defaultConfig gives the defaults. The keys marked "texel:" or "nnue:"
 // serve only that cycle.
 type Config struct {
+	Game            string   `json:"game" usage:"texel: the game whose evaluation the cycle tunes: chess, or dama (Italian draughts: -game dama goes to each stage, see configs/dama-loop.json)"`
 	Cycle           string   `json:"cycle" usage:"the cycle: texel (tune the hand-crafted tables) or nnue (train the next network)"`
 	WorkDir         string   `json:"work-dir" usage:"the cycle's directory (texel: cleared first; nnue: kept, each cycle in its own directory beside the current network)"`
 	WeightsFile     string   `json:"weights-file" usage:"texel: the generated evaluation tables"`
@@ -43,9 +45,16 @@ type Config struct {
 
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
-	return Config{Cycle: cycleTexel, WorkDir: "data/loop", WeightsFile: "engine/eval/weights_gen.go", KeepIfUndecided: true,
+	return Config{Game: match.Chess, Cycle: cycleTexel, WorkDir: "data/loop", WeightsFile: chessWeights, KeepIfUndecided: true,
 		Cycles: 1, Seed: 1, PythonEnv: ".venv", NetworkFile: "engine/nnue/default.nnue"}
 }
+
+// chessWeights is the chess evaluation's generated tables, the default
+// weights-file; damaWeights is the draughts evaluation's.
+const (
+	chessWeights = "engine/eval/weights_gen.go"
+	damaWeights  = "engine/dama/eval/weights_gen.go"
+)
 
 // validate reports a setting that cannot be used.
 func (c *Config) validate() error {
@@ -69,6 +78,18 @@ func (c *Config) validate() error {
 		}
 	default:
 		return fmt.Errorf("cycle %q: want %s or %s", c.Cycle, cycleTexel, cycleNNUE)
+	}
+	switch c.Game {
+	case match.Chess:
+	case match.Dama:
+		if c.WeightsFile == chessWeights {
+			return fmt.Errorf("game dama with weights-file %s, the chess tables: a draughts cycle tunes %s (see configs/dama-loop.json)", chessWeights, damaWeights)
+		}
+	default:
+		return fmt.Errorf("game %q: want %s or %s", c.Game, match.Chess, match.Dama)
+	}
+	if c.Cycle == cycleNNUE && c.Game != match.Chess {
+		return fmt.Errorf("cycle %s with game %s: the network cycle trains chess networks only", cycleNNUE, c.Game)
 	}
 	return nil
 }

@@ -9,6 +9,11 @@
 // matches it against the current one; a kept network becomes the current
 // one.
 //
+// With "game": "dama" (configs/dama-loop.json, `make loop-dama`) the cycle
+// is the same for the Italian draughts evaluation: each stage is given
+// -game dama (bin/selfplay, bin/tune, the match), the engines are
+// `bin/engine -game dama`, and the tables are engine/dama/eval's.
+//
 // It is run from the repository root and drives the project's binaries in
 // bin/ (built by `make build`) and the Go toolchain for the rebuild; the
 // match is played in process by package chessforge/selfplay/match, which
@@ -23,6 +28,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"chessforge/cmd/internal/stage"
@@ -92,6 +99,33 @@ func copyFile(dst, src string) error {
 	return os.Rename(tmp, dst)
 }
 
+// stages holds the command lines of a cycle's stages: self-play's and the
+// tune's, and the match's bin/match arguments.
+type stages struct {
+	selfplay, tune, match []string
+}
+
+// commands returns the stages' command lines for cfg's game, with the
+// engines built before and after the tune at baseEngine and tunedEngine: the
+// configured arguments and the loop's own. A draughts cycle gives each stage
+// and both engines -game dama, and keeps its games as PDN.
+func commands(cfg Config, baseEngine, tunedEngine string) stages {
+	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
+	var game []string
+	record := "pgn"
+	if cfg.Game == match.Dama {
+		game, record = []string{"-game", match.Dama}, "pdn"
+	}
+	engine := func(path string) string { return strings.Join(slices.Concat([]string{path}, game), " ") }
+	data := work("selfplay")
+	return stages{
+		selfplay: slices.Concat([]string{"bin/selfplay"}, game, cfg.SelfplayArgs, []string{"-out", data, "-pgn", work("selfplay." + record)}),
+		tune:     slices.Concat([]string{"bin/tune"}, game, []string{"-data", data, "-out", cfg.WeightsFile, "-report", work("tune-report")}, cfg.TuneArgs),
+		match: slices.Concat(game, []string{"-a", engine(tunedEngine), "-a-name", "tuned", "-b", engine(baseEngine), "-b-name", "before",
+			"-pgn", work("match." + record)}, cfg.MatchArgs),
+	}
+}
+
 // run runs the configured cycle (or cycles).
 func run(cfg Config, stdout, stderr io.Writer) error {
 	if cfg.Cycle == cycleNNUE {
@@ -129,15 +163,12 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 		return fmt.Errorf("back up %s: %w", cfg.WeightsFile, err)
 	}
 
-	data := work("selfplay")
-	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
-	args = append(args, "-out", data, "-pgn", work("selfplay.pgn"))
-	if err := stage.Run("self-play", stdout, stderr, args...); err != nil {
+	cmds := commands(cfg, baseEngine, tunedEngine)
+	if err := stage.Run("self-play", stdout, stderr, cmds.selfplay...); err != nil {
 		return err
 	}
 
-	args = append([]string{"bin/tune", "-data", data, "-out", cfg.WeightsFile, "-report", work("tune-report")}, cfg.TuneArgs...)
-	if err := stage.Run("tune", stdout, stderr, args...); err != nil {
+	if err := stage.Run("tune", stdout, stderr, cmds.tune...); err != nil {
 		copyFile(cfg.WeightsFile, backup)
 		if noGain(err) {
 			// Not a failure: the fit found nothing better, so there is
@@ -162,9 +193,7 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	args = append([]string{"-a", tunedEngine, "-a-name", "tuned", "-b", baseEngine, "-b-name", "before",
-		"-pgn", work("match.pgn")}, cfg.MatchArgs...)
-	res, err := stage.PlayMatch("match: tuned against the engine before the tune", args, stdout, stderr)
+	res, err := stage.PlayMatch("match: tuned against the engine before the tune", cmds.match, stdout, stderr)
 	if err != nil {
 		if rerr := restore(); rerr != nil {
 			return errors.Join(err, rerr)

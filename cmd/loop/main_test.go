@@ -236,6 +236,7 @@ func TestCycleSettingsAreChecked(t *testing.T) {
 		{[]string{"-cycle", "nnue", "-python-env", ""}, "python-env must not be empty"},
 		{[]string{"-cycle", "nnue", "-network-file", ""}, "network-file must not be empty"},
 		{[]string{"-cycle", "texel", "-weights-file", ""}, "weights-file must not be empty"},
+		{[]string{"-cycle", "nnue", "-game", "dama", "-weights-file", "engine/dama/eval/weights_gen.go"}, "cycle nnue with game dama: the network cycle trains chess networks only"},
 	} {
 		_, err := parseArgs(append([]string{"-config", "../../configs/loop.json"}, c.args...), io.Discard)
 		if err == nil || err.Error() != c.want {
@@ -260,5 +261,90 @@ func TestEloGainBoundsAPerfectOrZeroScore(t *testing.T) {
 		if got := eloGain(c.e); got != c.want {
 			t.Errorf("eloGain(%+v) = %q, want %q", c.e, got, c.want)
 		}
+	}
+}
+
+// TestStagesGiveEveryStageTheGame: a chess cycle's stages are the command
+// lines the loop always ran; a draughts cycle's give each stage and both
+// engines -game dama and keep the games as PDN.
+func TestStagesGiveEveryStageTheGame(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.SelfplayArgs, cfg.TuneArgs, cfg.MatchArgs = []string{"-games", "10"}, []string{"-val", "0.2"}, []string{"-games", "20"}
+	got := commands(cfg, "w/base", "w/tuned")
+	want := stages{
+		selfplay: []string{"bin/selfplay", "-games", "10", "-out", "data/loop/selfplay", "-pgn", "data/loop/selfplay.pgn"},
+		tune:     []string{"bin/tune", "-data", "data/loop/selfplay", "-out", "engine/eval/weights_gen.go", "-report", "data/loop/tune-report", "-val", "0.2"},
+		match:    []string{"-a", "w/tuned", "-a-name", "tuned", "-b", "w/base", "-b-name", "before", "-pgn", "data/loop/match.pgn", "-games", "20"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("chess:\ngot  %q\nwant %q", got, want)
+	}
+	cfg.Game, cfg.WorkDir, cfg.WeightsFile = match.Dama, "d", damaWeights
+	got = commands(cfg, "d/base", "d/tuned")
+	want = stages{
+		selfplay: []string{"bin/selfplay", "-game", "dama", "-games", "10", "-out", "d/selfplay", "-pgn", "d/selfplay.pdn"},
+		tune:     []string{"bin/tune", "-game", "dama", "-data", "d/selfplay", "-out", damaWeights, "-report", "d/tune-report", "-val", "0.2"},
+		match: []string{"-game", "dama", "-a", "d/tuned -game dama", "-a-name", "tuned", "-b", "d/base -game dama", "-b-name", "before",
+			"-pgn", "d/match.pdn", "-games", "20"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("dama:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// TestDamaConfig: the shipped draughts cycle loads, its match arguments make
+// a draughts match with an SPRT, and a draughts cycle on the chess tables or
+// an unknown game is refused.
+func TestDamaConfig(t *testing.T) {
+	c, err := parseArgs([]string{"-config", "../../configs/dama-loop.json"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Game != match.Dama || c.WeightsFile != damaWeights || len(c.SelfplayArgs) == 0 || len(c.TuneArgs) == 0 {
+		t.Errorf("configs/dama-loop.json: %+v", c)
+	}
+	s, err := match.ParseArgs(commands(c, "base", "tuned").match, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := s.Config(io.Discard)
+	if err != nil || cfg.Game != match.Dama || cfg.SPRT == nil || len(cfg.DamaOpenings) == 0 {
+		t.Errorf("match-args %q: %+v, %v", c.MatchArgs, cfg, err)
+	}
+	for _, c := range []struct{ args, want string }{
+		{"-game dama", "game dama with weights-file engine/eval/weights_gen.go, the chess tables: a draughts cycle tunes engine/dama/eval/weights_gen.go"},
+		{"-game go", `game "go": want chess or dama`},
+	} {
+		_, err := parseArgs(append([]string{"-config", "../../configs/loop.json"}, strings.Fields(c.args)...), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestDamaMatchStep plays a draughts cycle's match step against fake
+// text-protocol engines, as the loop plays it: the SPRT's verdict comes back
+// as a value and the games go to PDN.
+func TestDamaMatchStep(t *testing.T) {
+	exe := matchtest.Command(t)[0]
+	dir := t.TempDir()
+	cfg := defaultConfig()
+	cfg.Game, cfg.WorkDir, cfg.WeightsFile = match.Dama, dir, damaWeights
+	cfg.MatchArgs = []string{"-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
+	// The fake engines ignore the -game dama the loop adds to their commands.
+	args := commands(cfg, exe+" dama illegal 1", exe+" dama random").match
+	var stdout, stderr bytes.Buffer
+	res, err := stage.PlayMatch("match", args, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if res.Verdict() != "H1 accepted" || res.Score.L != 0 || res.Score.D != 0 {
+		t.Errorf("verdict %q, score %+v", res.Verdict(), res.Score)
+	}
+	if !strings.Contains(stdout.String(), "\nmatch: tuned vs before: +") {
+		t.Errorf("no summary line:\n%s", stdout.String())
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "match.pdn")); err != nil || strings.Count(string(data), `[GameType "22"]`) != res.Score.Games() {
+		t.Errorf("the PDN holds %d games, want %d (%v)", strings.Count(string(data), `[GameType "22"]`), res.Score.Games(), err)
 	}
 }

@@ -2,16 +2,19 @@
 // difference in strength: W/D/L, the Elo difference with its 95% interval,
 // the likelihood of superiority, the pentanomial counts of game pairs and,
 // with -sprt, a sequential test that stops as soon as it is decided. The
-// match itself is package chessforge/selfplay/match.
+// match itself is package chessforge/selfplay/match. With -game dama it
+// plays Italian draughts between engines speaking the text protocol of
+// `bin/engine -game dama` (by default that engine, on both sides), each
+// game adjudicated by the rules of engine/dama, and writes PDN.
 //
 // Usage:
 //
-//	match [-config FILE] [-a CMD] [-b CMD] [-a-opt Name=Value]... [-b-opt Name=Value]...
+//	match [-config FILE] [-game chess|dama] [-a CMD] [-b CMD] [-a-opt Name=Value]... [-b-opt Name=Value]...
 //	      [-games N] [-tc nodes=N|depth=N|movetime=MS|clock=SECONDS+INC] [-a-tc TC] [-b-tc TC]
 //	      [-openings FILE.epd|FILE.pgn [-book-plies N] | -random-plies N]
 //	      [-pgn FILE] [-concurrency K] [-seed S]
 //	      [-sprt elo0=0,elo1=5,alpha=0.05,beta=0.05] [-resign SCORE,MOVES]
-//	      [-draw SCORE,MOVES,MINPLY] [-timeout-margin D] [-move-timeout D]
+//	      [-draw SCORE,MOVES,MINPLY] [-max-plies N] [-timeout-margin D] [-move-timeout D]
 //	      [-a-name NAME] [-b-name NAME] [-event TEXT] [-quiet]
 //
 // Flags override the config file that -config names: a JSON object whose
@@ -20,6 +23,11 @@
 //
 //	{"b": "/usr/games/stockfish", "b-opt": ["UCI_LimitStrength=true", "UCI_Elo=2000"],
 //	 "tc": "clock=10+0.1", "sprt": "elo0=0,elo1=10", "resign": "600,3", "timeout-margin": "2s"}
+//
+// For draughts:
+//
+//	match -game dama -a 'bin/engine -game dama' -b 'bin/engine -game dama' \
+//	      -a-tc nodes=4000 -b-tc nodes=1000 -games 200 -pgn games.pdn
 //
 // Every opening is played twice, colours swapped. An engine that crashes,
 // stops answering or plays an illegal move loses the game and is restarted.

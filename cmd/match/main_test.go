@@ -125,3 +125,36 @@ func TestRunReadsAConfigFileThatFlagsOverride(t *testing.T) {
 		t.Errorf("a snake_case key: error %v", err)
 	}
 }
+
+// TestRunPlaysDraughts plays a draughts match through the command line
+// against fake text-protocol engines, one of which plays an illegal move in
+// every game: the report ends with the same summary line as chess, each
+// forfeit has its line on stderr, and the games go to a PDN file.
+func TestRunPlaysDraughts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games.pdn")
+	exe := fake(t)[0]
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-game", "dama", "-a", exe + " dama random", "-a-name", "random", "-b", exe + " dama illegal 4",
+		"-b-name", "illegal", "-games", "4", "-tc", "depth=2", "-pgn", path}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if last := lines[len(lines)-1]; last != "match: random vs illegal: +4 =0 -0, Elo > -72.1 (95%)" {
+		t.Errorf("last line %q", last)
+	}
+	if !strings.Contains(stdout.String(), "Forfeits B:  illegal move 4") {
+		t.Errorf("no forfeits line:\n%s", stdout.String())
+	}
+	if n := strings.Count(stderr.String(), ": engine B loses, illegal move: illegal played "); n != 4 {
+		t.Errorf("%d forfeit lines on stderr, want 4:\n%s", n, stderr.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "[GameType \"22\"]"); n != 4 || !strings.Contains(string(data), "[Event \"chessforge draughts match, depth=2\"]") {
+		t.Errorf("the PDN holds %d draughts games:\n%s", n, data)
+	}
+}

@@ -1,6 +1,8 @@
 // Command selfplay plays the engine against itself and writes every position
 // as a training row (SPEC §3), to one .parquet file or a directory of part
-// files, optionally with the games as PGN. Its last line is
+// files, optionally with the games as PGN; with -game dama it plays Italian
+// draughts (rows in the draughts layout of docs/format.md, games as PDN).
+// Its last line is
 //
 //	selfplay: G games, P positions, S s, R positions/s
 //
@@ -105,11 +107,24 @@ type settings struct {
 	Quiet  bool `json:"quiet" usage:"no progress bar"`
 }
 
-// parseArgs reads the flags over the config file over the defaults. Its
-// errors are *configs.UsageError, or flag.ErrHelp once the usage is printed
-// on stdout.
+// parseArgs reads the flags over the config file over the defaults: the
+// chess defaults, or, when the flags or the file choose another game
+// (-game dama), that game's (selfplay.DefaultsFor), read again over them.
+// Its errors are *configs.UsageError, or flag.ErrHelp once the usage is
+// printed on stdout.
 func parseArgs(args []string, stdout, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
-	def := selfplay.DefaultConfig()
+	cfg, opt, err := parseOver(selfplay.DefaultConfig(), args, stdout, stderr)
+	if err == nil && cfg.Game != selfplay.DefaultConfig().Game {
+		cfg, opt, err = parseOver(selfplay.DefaultsFor(cfg.Game), args, stdout, stderr)
+	}
+	if err != nil {
+		return cfg, opt, err
+	}
+	return cfg, opt, configs.AsUsage(cfg.Validate())
+}
+
+// parseOver reads the flags over the config file over def.
+func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
 	s := settings{Config: def}
 	var opt selfplay.Options
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
@@ -136,5 +151,5 @@ func parseArgs(args []string, stdout, stderr io.Writer) (selfplay.Config, selfpl
 	if !s.Quiet {
 		opt.Progress = stderr
 	}
-	return s.Config, opt, configs.AsUsage(s.Config.Validate())
+	return s.Config, opt, nil
 }

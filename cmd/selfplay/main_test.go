@@ -52,6 +52,30 @@ func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 	}
 }
 
+// TestGameDamaTakesTheDraughtsDefaults checks that -game dama, from a flag
+// or the config file, puts the draughts defaults under the file and the
+// flags, which still override them.
+func TestGameDamaTakesTheDraughtsDefaults(t *testing.T) {
+	cfg, _, err := parseArgs([]string{"-game", "dama", "-games", "3"}, io.Discard, io.Discard)
+	want := selfplay.DamaDefaults()
+	want.Games = 3
+	if err != nil || cfg != want {
+		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
+	}
+	path := filepath.Join(t.TempDir(), "job.json")
+	os.WriteFile(path, []byte(`{"game": "dama", "resign-plies": 3, "endgames": "2Kv1K1M"}`), 0o644)
+	cfg, _, err = parseArgs([]string{"-config", path, "-resign-score", "900"}, io.Discard, io.Discard)
+	want = selfplay.DamaDefaults()
+	want.ResignPlies, want.Endgames, want.ResignScore = 3, "2Kv1K1M", 900
+	if err != nil || cfg != want {
+		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
+	}
+	if _, _, err := parseArgs([]string{"-game", "dama", "-endgames", "KRvK"}, io.Discard, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "-endgames") {
+		t.Fatalf("a chess signature for draughts: %v", err)
+	}
+}
+
 func TestBadArgumentsAreNamed(t *testing.T) {
 	removedConfig := filepath.Join(t.TempDir(), "removed.json")
 	tests := []struct {

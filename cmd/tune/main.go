@@ -1,9 +1,15 @@
-// Command tune fits the evaluation's weights to labelled positions (Texel
-// tuning) and regenerates engine/eval/weights_gen.go, so that the next build
-// of the engine plays with them.
+// Command tune fits an evaluation's weights to labelled positions (Texel
+// tuning) and regenerates its weights file — engine/eval/weights_gen.go for
+// chess, engine/dama/eval/weights_gen.go for Italian draughts — so that the
+// next build of the engine plays with them.
 //
 //	tune -data out.parquet                 # self-play dataset: file, directory or glob
 //	tune -data texel.epd -out /tmp/w.go    # `FEN [1.0]` or `FEN c9 "1-0";` lines
+//	tune -data dama.parquet                # a draughts dataset (chessforge.game = dama)
+//	tune -game dama -data dama.txt         # `PDN-FEN [1.0]` lines
+//
+// The game is -game, or the dataset's chessforge.game metadata (chess for
+// text files and datasets without it).
 //
 // It reads and resolves the positions (by default each to the quiet leaf of
 // its quiescence search), fits the sigmoid scale K, minimises the mean
@@ -74,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: tune -data PATH [-config FILE] [flags]\n\nFits the evaluation's weights to labelled positions and regenerates engine/eval/weights_gen.go.\nFlags override the config file, whose keys are the flags' names.\nExit status 3: the fitted weights' validation error is not below the starting one, so they\nwere not written (-allow-worse writes them).\n\n")
+		fmt.Fprintf(fs.Output(), "usage: tune -data PATH [-config FILE] [flags]\n\nFits an evaluation's weights to labelled positions and regenerates its weights file\n(engine/eval/weights_gen.go for chess, engine/dama/eval/weights_gen.go for -game dama).\nFlags override the config file, whose keys are the flags' names.\nExit status 3: the fitted weights' validation error is not below the starting one, so they\nwere not written (-allow-worse writes them).\n\n")
 		fs.PrintDefaults()
 	}
 	b, err := configs.Bind(fs, &s, "")
@@ -99,9 +105,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 			s.Report = ""
 		}
 	}
-	if !s.DryRun && s.Out != "" {
+	if !s.DryRun {
 		// The weights file is written last, after all the work: its
-		// directory is checked first.
+		// directory is checked first (the game's file when -out is empty).
+		if _, err := s.ResolveGame(); err != nil {
+			return err
+		}
 		if err := configs.OutputFile(s.Out); err != nil {
 			return fmt.Errorf("-out %w", err)
 		}

@@ -236,3 +236,45 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Errorf("-dry-run with report in the config file wrote %q, want the report only", files)
 	}
 }
+
+// TestGameDamaTunesTheDraughtsEvaluation: -game dama reads PDN FEN lines
+// and fits the draughts evaluation, with the same summary line and the
+// same refusal status; without -out it would write the draughts weights
+// file (checked before the work starts); an unknown game is a usage error.
+func TestGameDamaTunesTheDraughtsEvaluation(t *testing.T) {
+	data, err := filepath.Abs("../../tuner/testdata/dama-games.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "weights_gen.go")
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-game", "dama", "-data", data, "-out", out, "-report", "", "-params", "material", "-iters", "20", "-quiet"}, &stdout, &stderr); err != nil {
+		t.Fatalf("tune: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !regexp.MustCompile(`\ntune: 6749 positions, K=[0-9.]+, train MSE [0-9.]+ -> [0-9.]+, validation MSE [0-9.]+ -> [0-9.]+\n$`).MatchString(stdout.String()) ||
+		!strings.Contains(stdout.String(), "of the dama evaluation") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	if gen, err := os.ReadFile(out); err != nil || !bytes.Contains(gen, []byte("Draughts evaluation weights")) {
+		t.Errorf("weights file: %v\n%.300s", err, gen)
+	}
+
+	// One iteration over the tempo weights rounds back to its start.
+	err = run([]string{"-game", "dama", "-data", data, "-out", out, "-report", "", "-params", "tempo", "-iters", "1", "-quiet"}, &stdout, &stderr)
+	if exit(io.Discard, err) != 3 {
+		t.Errorf("a refused draughts fit: %v, exit status %d, want 3", err, exit(io.Discard, err))
+	}
+
+	// Without -out, the draughts weights file is the one checked: from a
+	// directory without engine/dama/eval the check fails before any work.
+	t.Chdir(dir)
+	err = run([]string{"-game", "dama", "-data", data, "-report", "", "-quiet"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "engine/dama/eval/weights_gen.go") {
+		t.Errorf("default -out for dama: %v", err)
+	}
+	err = run([]string{"-game", "go", "-data", data, "-quiet"}, &stdout, &stderr)
+	if exit(io.Discard, err) != 2 || !strings.Contains(err.Error(), "-game") {
+		t.Errorf("-game go: %v, exit status %d, want a usage error naming -game", err, exit(io.Discard, err))
+	}
+}

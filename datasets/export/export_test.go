@@ -281,3 +281,56 @@ func TestExportsWriteTheRowsTheFiltersKeep(t *testing.T) {
 		t.Fatalf("npy holds %d rows, want %d", i, len(want))
 	}
 }
+
+func TestNPYExportsADraughtsDataset(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "dama.parquet")
+	n, err := fixture.Write(src, fixture.Options{Game: encoder.GameDama, Games: 6, Seed: 2, MaxPlies: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "npy")
+	if _, err := NPY(src, dir, NPYOptions{ShardRows: 64}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := m.Layout(); err != nil || l != encoder.Dama || m.Game != "dama" || m.Rows != n {
+		t.Fatalf("manifest game %q, layout %v (%v), %d rows of %d", m.Game, l, err, m.Rows, n)
+	}
+	rows := fixture.Rows(t, src)
+	var planes encoder.Planes
+	i := 0
+	for _, s := range m.Shards {
+		p, err := npy.Load(filepath.Join(dir, s.Planes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := npy.Load(filepath.Join(dir, s.Scalars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Shape) != 3 || p.Shape[1] != 4 || p.Shape[2] != 8 || sc.Shape[1] != 3 {
+			t.Fatalf("planes shape %v, scalars %v; want [N 4 8] and [N 3]", p.Shape, sc.Shape)
+		}
+		packed, _ := p.Uint8s()
+		scalars, _ := sc.Float32s()
+		for k := 0; k < s.Rows; k++ {
+			UnpackAs(encoder.Dama, planes[:448], packed[k*32:], scalars[k*3:])
+			if planes != rows[i].Planes {
+				t.Fatalf("row %d: the unpacked planes differ from the Parquet ones", i)
+			}
+			i++
+		}
+	}
+	if int64(i) != n {
+		t.Fatalf("%d rows exported, want %d", i, n)
+	}
+	if got := RowBytes(encoder.Dama); got != 4*8+3*4+19 {
+		t.Errorf("RowBytes(Dama) = %d", got)
+	}
+	if RowBytes(encoder.Chess) != BytesPerRow {
+		t.Errorf("RowBytes(Chess) = %d, BytesPerRow %d", RowBytes(encoder.Chess), BytesPerRow)
+	}
+}

@@ -7,14 +7,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"chessforge/datasets"
 	"chessforge/datasets/npy"
 	"chessforge/encoder"
 )
 
-// The NumPy export's layout. Each shard k is a set of .npy files of the
-// same row count N, named part-KKKKK-NAME.npy:
+// The NumPy export's layout, for a chess dataset (a draughts one has its
+// layout's Binary and Scalar planes instead: planes uint8 [N, 4, 8] and
+// scalars float32 [N, 3], see encoder.Dama; the manifest names the game
+// and lists the planes). Each shard k is a set of .npy files of the same
+// row count N, named part-KKKKK-NAME.npy:
 //
 //	planes   uint8   [N, 13, 8]  the 0/1 planes BinaryPlanes, each as 8 bytes
 //	                             in np.packbits layout (big bit order): byte j
@@ -44,7 +48,8 @@ var (
 		encoder.PlaneWhiteCastling, encoder.PlaneBlackCastling, encoder.PlaneHalfmove}
 )
 
-// Sizes of a row in the NumPy export.
+// Sizes of a row in the NumPy export of a chess dataset (RowBytes gives
+// any layout's).
 const (
 	PackedBytes = len(BinaryPlanes) * 8 // bytes of packed planes per row: 104
 	NumScalars  = len(ScalarPlanes)     // scalar values per row: 5
@@ -52,6 +57,11 @@ const (
 	// scalars, policy, score_cp, result, ply and the three filter flags.
 	BytesPerRow = PackedBytes + 4*NumScalars + 4 + 4 + 4 + 4 + 3
 )
+
+// RowBytes returns the export's size per position of a dataset of layout
+// l: packed planes, scalars, policy, score_cp, result, ply and the three
+// filter flags.
+func RowBytes(l *encoder.Layout) int { return len(l.Binary)*8 + 4*len(l.Scalar) + 4 + 4 + 4 + 4 + 3 }
 
 // ManifestName is the name of the NumPy export's manifest file.
 const ManifestName = "manifest.json"
@@ -64,10 +74,13 @@ const (
 
 // Manifest describes a NumPy export: manifest.json.
 type Manifest struct {
-	Format       string            `json:"format"`  // NPYFormat
-	Version      int               `json:"version"` // NPYVersion
-	Planes       string            `json:"planes"`  // encoder.PlanesVersion
-	Policy       string            `json:"policy"`  // encoder.PolicyVersion
+	Format  string `json:"format"`  // NPYFormat
+	Version int    `json:"version"` // NPYVersion
+	// Game is the source's game, absent for chess (as in the exports made
+	// before draughts).
+	Game         string            `json:"game,omitempty"`
+	Planes       string            `json:"planes"` // the layout's planes version: encoder.PlanesVersion for chess
+	Policy       string            `json:"policy"` // the layout's policy version
 	BinaryPlanes []int             `json:"binary_planes"`
 	ScalarPlanes []int             `json:"scalar_planes"`
 	Rows         int64             `json:"rows"`
@@ -101,13 +114,19 @@ type NPYOptions struct {
 	Progress  Progress        // told of the rows read
 }
 
-// Pack writes the planes of one row in the export's layout: the binary
-// planes bit-packed into packed (PackedBytes) and the scalar planes into
-// scalars (NumScalars). It fails when a binary plane holds a value other
-// than 0 or 1, or a scalar plane is not constant: such planes would not
-// come back from the export unchanged.
+// Pack writes the planes of one chess row in the export's layout: the
+// binary planes bit-packed into packed (PackedBytes) and the scalar planes
+// into scalars (NumScalars). It fails when a binary plane holds a value
+// other than 0 or 1, or a scalar plane is not constant: such planes would
+// not come back from the export unchanged.
 func Pack(packed []byte, scalars []float32, planes []float32) error {
-	for k, p := range BinaryPlanes {
+	return PackAs(encoder.Chess, packed, scalars, planes)
+}
+
+// PackAs is Pack for a row of layout l: len(l.Binary)*8 packed bytes and
+// len(l.Scalar) scalars.
+func PackAs(l *encoder.Layout, packed []byte, scalars []float32, planes []float32) error {
+	for k, p := range l.Binary {
 		pl := planes[p*64 : p*64+64]
 		for j := 0; j < 8; j++ {
 			var b byte
@@ -123,7 +142,7 @@ func Pack(packed []byte, scalars []float32, planes []float32) error {
 			packed[8*k+j] = b
 		}
 	}
-	for k, p := range ScalarPlanes {
+	for k, p := range l.Scalar {
 		pl := planes[p*64 : p*64+64]
 		v := pl[0]
 		for sq, x := range pl {
@@ -136,10 +155,15 @@ func Pack(packed []byte, scalars []float32, planes []float32) error {
 	return nil
 }
 
-// Unpack rebuilds the 18×8×8 planes of one row from its packed bits and
-// scalars, the inverse of Pack.
+// Unpack rebuilds the 18×8×8 planes of one chess row from its packed bits
+// and scalars, the inverse of Pack.
 func Unpack(planes []float32, packed []byte, scalars []float32) {
-	for k, p := range BinaryPlanes {
+	UnpackAs(encoder.Chess, planes, packed, scalars)
+}
+
+// UnpackAs is Unpack for a row of layout l, the inverse of PackAs.
+func UnpackAs(l *encoder.Layout, planes []float32, packed []byte, scalars []float32) {
+	for k, p := range l.Binary {
 		for j := 0; j < 8; j++ {
 			b := packed[8*k+j]
 			for i := 0; i < 8; i++ {
@@ -147,7 +171,7 @@ func Unpack(planes []float32, packed []byte, scalars []float32) {
 			}
 		}
 	}
-	for k, p := range ScalarPlanes {
+	for k, p := range l.Scalar {
 		for sq := 0; sq < 64; sq++ {
 			planes[p*64+sq] = scalars[k]
 		}
@@ -165,7 +189,7 @@ type shardWriter struct {
 // arrays, in the order of shardWriter.flags.
 var flagColumns = [...]string{datasets.ColInCheck, datasets.ColBestIsCapture, datasets.ColBestIsPromotion}
 
-func newShard(dir string, k int, withFlags bool) (*shardWriter, error) {
+func newShard(dir string, k int, withFlags bool, l *encoder.Layout) (*shardWriter, error) {
 	name := func(s string) string { return fmt.Sprintf("part-%05d-%s.npy", k, s) }
 	s := &shardWriter{shard: Shard{Planes: name("planes"), Scalars: name("scalars"),
 		Policy: name("policy"), ScoreCP: name("score_cp"), Result: name("result"), Ply: name("ply")}}
@@ -182,8 +206,8 @@ func newShard(dir string, k int, withFlags bool) (*shardWriter, error) {
 		w, err = npy.Create(filepath.Join(dir, file), descr, shape...)
 		return w
 	}
-	s.planes = create(s.shard.Planes, npy.Uint8, len(BinaryPlanes), 8)
-	s.scalars = create(s.shard.Scalars, npy.Float32, NumScalars)
+	s.planes = create(s.shard.Planes, npy.Uint8, len(l.Binary), 8)
+	s.scalars = create(s.shard.Scalars, npy.Float32, len(l.Scalar))
 	s.policy = create(s.shard.Policy, npy.Int32)
 	s.score = create(s.shard.ScoreCP, npy.Int32)
 	s.result = create(s.shard.Result, npy.Float32)
@@ -268,12 +292,17 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
+	l := r.Layout()
 	m := &Manifest{
 		Format: NPYFormat, Version: NPYVersion,
-		Planes: encoder.PlanesVersion, Policy: encoder.PolicyVersion,
-		BinaryPlanes: BinaryPlanes[:], ScalarPlanes: ScalarPlanes[:],
+		Planes: l.Planes, Policy: l.Policy,
+		BinaryPlanes: l.Binary, ScalarPlanes: l.Scalar,
 		Source: r.Files(), Metadata: infos[0].Metadata,
 	}
+	if l != encoder.Chess {
+		m.Game = l.Game
+	}
+	packedBytes, numScalars, size := len(l.Binary)*8, len(l.Scalar), l.InputSize()
 	if opts.Filter.Active() {
 		m.Metadata[KeyFilter] = opts.Filter.String()
 	}
@@ -309,7 +338,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		}
 		for start := 0; start < b.Len; {
 			if cur == nil {
-				if cur, err = newShard(dir, len(m.Shards), withFlags); err != nil {
+				if cur, err = newShard(dir, len(m.Shards), withFlags, l); err != nil {
 					return nil, err
 				}
 			}
@@ -317,10 +346,10 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 			packed = packed[:0]
 			scalars = scalars[:0]
 			for i := start; i < start+n; i++ {
-				packed = append(packed, make([]byte, PackedBytes)...)
-				scalars = append(scalars, make([]float32, NumScalars)...)
-				err := Pack(packed[len(packed)-PackedBytes:], scalars[len(scalars)-NumScalars:],
-					b.Planes[i*encoder.InputSize:(i+1)*encoder.InputSize])
+				packed = append(packed, make([]byte, packedBytes)...)
+				scalars = append(scalars, make([]float32, numScalars)...)
+				err := PackAs(l, packed[len(packed)-packedBytes:], scalars[len(scalars)-numScalars:],
+					b.Planes[i*size:(i+1)*size])
 				if err != nil {
 					return fail(fmt.Errorf("export: %s: row %d%s: planes do not fit the export's layout: %w", b.File, inFile+int64(i), kept, err))
 				}
@@ -409,7 +438,7 @@ func writeJSON(path string, v any) error {
 }
 
 // ReadManifest reads a NumPy export's manifest from dir and checks its
-// format and layout versions.
+// format and layout versions (see Manifest.Layout).
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestName)
 	data, err := os.ReadFile(path)
@@ -423,8 +452,24 @@ func ReadManifest(dir string) (*Manifest, error) {
 	switch {
 	case m.Format != NPYFormat || m.Version != NPYVersion:
 		return nil, fmt.Errorf("export: %s: format %q version %d, want %q version %d", path, m.Format, m.Version, NPYFormat, NPYVersion)
-	case m.Planes != encoder.PlanesVersion || m.Policy != encoder.PolicyVersion:
-		return nil, fmt.Errorf("export: %s: planes %q policy %q, want %q and %q", path, m.Planes, m.Policy, encoder.PlanesVersion, encoder.PolicyVersion)
+	}
+	if _, err := m.Layout(); err != nil {
+		return nil, fmt.Errorf("export: %s: %w", path, err)
 	}
 	return &m, nil
+}
+
+// Layout returns the layout of the export's source: its game's (chess
+// when the manifest names none), whose versions and binary and scalar
+// planes the manifest must give.
+func (m *Manifest) Layout() (*encoder.Layout, error) {
+	l, err := encoder.LayoutOf(m.Game)
+	if err != nil {
+		return nil, err
+	}
+	if m.Planes != l.Planes || m.Policy != l.Policy || !slices.Equal(m.BinaryPlanes, l.Binary) || !slices.Equal(m.ScalarPlanes, l.Scalar) {
+		return nil, fmt.Errorf("planes %q policy %q (binary %v, scalar %v), want %q and %q (%v, %v) for %s",
+			m.Planes, m.Policy, m.BinaryPlanes, m.ScalarPlanes, l.Planes, l.Policy, l.Binary, l.Scalar, l.Game)
+	}
+	return l, nil
 }

@@ -12,7 +12,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetS
 import { compressors } from 'hyparquet-compressors';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Failures, bestFlags, checkMetadata, checkPageExamples, checkRow, requiredColumns } from './contract.mjs';
+import { Failures, bestFlagsOf, checkMetadata, checkPageExamples, checkRow, requiredColumns } from './contract.mjs';
 
 const dir = process.argv[2];
 if (!dir) {
@@ -71,13 +71,14 @@ for (const name of expect.files) {
     if (!f.check(nulls.length === 0, `${name}: ${row.fen}: null in ${nulls}`)) continue;
     f.check(typeof row.game_id === 'bigint' && Number.isInteger(row.ply) && row.ply >= 0, `${row.fen}: game_id ${row.game_id} ply ${row.ply}`);
     f.check(Number.isInteger(row.score_cp) && Math.abs(row.score_cp) <= 32000, `${row.fen}: score_cp ${row.score_cp}`);
+    if (expect.game === 'dama') f.check(row.in_check === false, `${row.fen}: a draughts row in check`);
     f.check([0, 0.5, 1].includes(row.result), `${row.fen}: result ${row.result}`);
-    if (checkRow(f, row)) repeated++;
+    if (checkRow(f, row, expect.game)) repeated++;
     for (const [col, ok] of Object.entries(extra)) {
       if (col in row) f.check(ok(row[col]), `${row.fen}: ${col} ${row[col]}`);
     }
     if ('best_is_capture' in row) {
-      const want = bestFlags(row.fen, row.best_move);
+      const want = bestFlagsOf(expect.game, row.fen, row.best_move);
       f.check(row.best_is_capture === want.capture && row.best_is_promotion === want.promotion,
         `${row.fen}: best move ${row.best_move} capture ${row.best_is_capture} promotion ${row.best_is_promotion}, want ${want.capture} ${want.promotion}`);
     }

@@ -18,8 +18,8 @@ import (
 type Progress func(rows int)
 
 // writerOptions returns the options of a file made from the files of
-// infos by the operation op (a JSON object naming it and its settings):
-// the sources' engine versions, a config that holds op and every distinct
+// infos (all of one game, see statAll) by the operation op (a JSON object
+// naming it and its settings): the sources' layout, their engine versions, a config that holds op and every distinct
 // source config with the files it came from, and the further metadata
 // keys on which all sources agree.
 func writerOptions(infos []datasets.FileInfo, op map[string]any) (datasets.WriterOptions, error) {
@@ -70,7 +70,7 @@ func writerOptions(infos []datasets.FileInfo, op map[string]any) (datasets.Write
 	if err != nil {
 		return datasets.WriterOptions{}, err
 	}
-	return datasets.WriterOptions{EngineVersion: strings.Join(versions, ", "), Config: cfg, Metadata: extra}, nil
+	return datasets.WriterOptions{Layout: infos[0].Layout, EngineVersion: strings.Join(versions, ", "), Config: cfg, Metadata: extra}, nil
 }
 
 func marshal(s string) (string, error) {
@@ -88,7 +88,7 @@ func contains(list []string, s string) bool {
 }
 
 // statAll returns the files of every dataset path, in order, failing on a
-// file named twice.
+// file named twice or on files of two games (a dataset holds one game).
 func statAll(paths []string) ([]datasets.FileInfo, error) {
 	var infos []datasets.FileInfo
 	seen := map[string]bool{}
@@ -104,6 +104,9 @@ func statAll(paths []string) ([]datasets.FileInfo, error) {
 			seen[info.Path] = true
 		}
 		infos = append(infos, in...)
+	}
+	if err := datasets.SameGame(infos); err != nil {
+		return nil, fmt.Errorf("reshard: %w", err)
 	}
 	return infos, nil
 }

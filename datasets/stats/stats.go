@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"chessforge/datasets"
+	"chessforge/encoder"
 	"chessforge/selfplay"
 )
 
@@ -172,6 +173,9 @@ type Stats struct {
 	// scores for each side.
 	ScoreCounts            []int64
 	WhiteMates, BlackMates int64
+	// Game is the dataset's game (encoder.GameChess or GameDama): a
+	// draughts score is in centi-men, and its "mates" are wins found.
+	Game string
 	// Terminations counts games by how they ended; nil when the dataset
 	// has no termination column.
 	Terminations map[datasets.Termination]int64
@@ -222,7 +226,7 @@ func Compute(path string, opts Options) (*Stats, error) {
 	if withTerm {
 		cols = append(cols, datasets.ColTermination)
 	}
-	s := &Stats{ScoreCounts: make([]int64, len(ScoreEdges)+1), Filter: opts.Filter}
+	s := &Stats{ScoreCounts: make([]int64, len(ScoreEdges)+1), Filter: opts.Filter, Game: files[0].Layout.Game}
 	games := map[int64]*game{}
 	s.Dropped, err = eachBatch(path, cols, opts.Filter, opts.Progress, func(b *datasets.Batch) {
 		for i := 0; i < b.Len; i++ {
@@ -324,12 +328,16 @@ func (s *Stats) Print(w io.Writer) {
 		fmt.Fprintf(w, "  %4d-%-4d %8d %5.1f%% %s\n", k*LengthBucket, (k+1)*LengthBucket-1, n, share(n, s.Games), bar(n, maxN, 40))
 	}
 
-	fmt.Fprintf(w, "\nscore_cp (White's point of view)\n")
+	unit, mates := "", "mates"
+	if s.Game == encoder.GameDama {
+		unit, mates = ", centi-men", "wins found"
+	}
+	fmt.Fprintf(w, "\nscore_cp (White's point of view%s)\n", unit)
 	maxN = slices.Max(append([]int64{s.WhiteMates, s.BlackMates}, s.ScoreCounts...))
 	line := func(label string, n int64) {
 		fmt.Fprintf(w, "  %-14s %10d %5.1f%% %s\n", label, n, share(n, s.Rows), bar(n, maxN, 40))
 	}
-	line("Black mates", s.BlackMates)
+	line("Black "+mates, s.BlackMates)
 	for k, n := range s.ScoreCounts {
 		var label string
 		switch {
@@ -342,7 +350,7 @@ func (s *Stats) Print(w io.Writer) {
 		}
 		line(label, n)
 	}
-	line("White mates", s.WhiteMates)
+	line("White "+mates, s.WhiteMates)
 
 	fmt.Fprintf(w, "\nterminations (games)\n")
 	if s.Terminations == nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"chessforge/datasets"
+	"chessforge/datasets/fixture"
+	"chessforge/encoder"
 	"chessforge/engine/board"
 )
 
@@ -152,5 +154,34 @@ func TestDescribeCountsGamesAndBytes(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("info lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestComputeReadsADraughtsDataset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dama.parquet")
+	n, err := fixture.Write(path, fixture.Options{Game: encoder.GameDama, Games: 10, Seed: 3, MaxPlies: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Compute(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Game != encoder.GameDama || s.Rows != n || s.Games != 10 || s.InconsistentGames != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+	ended := 0
+	for term, k := range s.Terminations {
+		switch term {
+		case datasets.TerminationNoMoves, datasets.TerminationThreefold, datasets.TerminationFortyMove, datasets.TerminationPlyCap:
+			ended += int(k)
+		default:
+			t.Errorf("termination %v in a draughts fixture", term)
+		}
+	}
+	var out strings.Builder
+	s.Print(&out)
+	if ended != 10 || !strings.Contains(out.String(), "centi-men") || !strings.Contains(out.String(), "White wins found") {
+		t.Errorf("%d games ended, printed:\n%s", ended, out.String())
 	}
 }

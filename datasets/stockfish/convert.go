@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"chessforge/datasets"
+	"chessforge/encoder"
 	"chessforge/engine/board"
 )
 
@@ -83,6 +84,9 @@ func Export(src, out string, f Format, progress Progress) (*ExportReport, error)
 		return nil, err
 	}
 	defer r.Close()
+	if l := r.Layout(); l.Game != encoder.GameChess {
+		return nil, fmt.Errorf("stockfish: %s holds %s positions: Stockfish's formats are for chess", src, l.Game)
+	}
 	file, err := os.Create(out + datasets.TempSuffix)
 	if err != nil {
 		return nil, fmt.Errorf("stockfish: %w", err)

@@ -18,12 +18,26 @@
 // chain are unknown: the derived count is then a lower bound, and the
 // stored plane passes when it is a valid value (0, 0.5 or 1) at least as
 // large. Such rows are counted in Report.PartialHistory.
+//
+// A draughts dataset (encoder.Dama) is replayed with the rules of package
+// dama: each row's moves must be legal, its planes and policy re-derive,
+// and the game's end must be what the rules give. The PDN FEN holds no
+// quiet-ply counter, so a chain that starts after ply 0 knows its quiet
+// plies (and its earlier positions) only from its first capture on:
+// before it, the quiet plane and the repetition plane are checked as
+// lower bounds (the stored value a valid one at least the derived), and
+// the rows count in PartialHistory. After a chain's last row its move is
+// played: a game the rules ended (no moves, threefold, forty-move) must
+// end there by that rule with the result the rules give (the side to move
+// with no move lost); a game adjudicated or capped must not be over by
+// the rules there, and a draw or a ply cap is 0.5.
 package verify
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"chessforge/datasets"
@@ -48,9 +62,10 @@ func (m Mismatch) String() string {
 
 // Report is the result of verifying a dataset.
 type Report struct {
-	Rows       int64 // rows checked
-	Mismatches int64 // rows with at least one difference
-	Games      int64 // distinct game_ids, each replayed as one chain (see the package doc)
+	Layout     *encoder.Layout // the dataset's game and layout
+	Rows       int64           // rows checked
+	Mismatches int64           // rows with at least one difference
+	Games      int64           // distinct game_ids, each replayed as one chain (see the package doc)
 	// PartialHistory counts the rows whose repetition plane could only be
 	// checked as a lower bound.
 	PartialHistory int64
@@ -78,7 +93,12 @@ func Dataset(path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer r.Close()
-	v := &verifier{rep: &Report{}, keep: opts.Keep, seen: map[int64]gameSeen{}}
+	v := &verifier{rep: &Report{Layout: r.Layout()}, keep: opts.Keep, seen: map[int64]gameSeen{}, layout: r.Layout()}
+	if v.layout == encoder.Dama {
+		v.game = &damaReplay{}
+	} else {
+		v.game = &chessReplay{}
+	}
 	var b datasets.Batch
 	for {
 		err := r.ReadBatch(&b)
@@ -100,6 +120,7 @@ func Dataset(path string, opts Options) (*Report, error) {
 			opts.Progress(b.Len)
 		}
 	}
+	v.endGame()
 	return v.rep, nil
 }
 
@@ -109,17 +130,47 @@ type verifier struct {
 	keep   int
 	file   string
 	inFile int64
+	layout *encoder.Layout
+	game   replay // the game's rules: the chain's position
 
-	inGame     bool               // the previous row was of game, in this file
-	game       int64              // the previous row's game
+	inGame     bool               // the previous row was of gameID, in this file
+	gameID     int64              // the previous row's game
 	seen       map[int64]gameSeen // the games whose rows ended before
-	pos        *board.Position    // the chain's position before the current row; nil: cannot be followed
+	following  bool               // the chain can be followed: game holds the position before the current row
 	ply        int32              // the previous row's ply
-	next       board.Move         // the previous row's move, to play before the next row
 	chainStart int32              // ply of the chain's first row
+	last       lastRow            // the previous row, for the check of its game's end
 
 	derived  encoder.Planes
 	problems []string
+}
+
+// lastRow is what the check of a game's end needs of its last row.
+type lastRow struct {
+	file        string
+	row         int64
+	fen         string
+	termination datasets.Termination
+	result      float32
+	hasEnd      bool // the file has the termination and result columns
+	mismatch    int  // its index in Report.First, -1 if not listed
+	counted     bool
+}
+
+// replay is a game's rules for the verifier: the position of the chain
+// being replayed, and the columns a row re-derives from it.
+type replay interface {
+	// start sets up the chain from a row's FEN.
+	start(fen string) error
+	// advance plays the previous row's move and returns the FEN reached.
+	advance() string
+	// check compares row i of b with the position (v.problem for each
+	// difference), remembers its move for advance, and reports whether
+	// the move is legal, so that the chain can go on.
+	check(v *verifier, b *datasets.Batch, i int) bool
+	// end checks, after a chain's last row, that playing its move ends
+	// the game as its termination and result say, with v.problem.
+	end(v *verifier, last *lastRow)
 }
 
 func (v *verifier) problem(format string, args ...any) {
@@ -133,12 +184,43 @@ type gameSeen struct {
 	lastPly int32
 }
 
-// endGame records the game of the previous row as ended.
+// endGame records the game of the previous row as ended, and checks its
+// end when its chain could be followed to its last row.
 func (v *verifier) endGame() {
 	if v.inGame {
-		v.seen[v.game] = gameSeen{file: v.file, lastPly: v.ply}
+		v.seen[v.gameID] = gameSeen{file: v.file, lastPly: v.ply}
+		if v.following {
+			v.problems = v.problems[:0]
+			v.game.end(v, &v.last)
+			v.finishLast()
+			v.problems = v.problems[:0]
+		}
 	}
-	v.inGame, v.pos = false, nil
+	v.inGame, v.following = false, false
+}
+
+// finishLast records the problems of a game's end against its last row.
+func (v *verifier) finishLast() {
+	if len(v.problems) == 0 {
+		return
+	}
+	l := &v.last
+	if l.mismatch >= 0 {
+		m := &v.rep.First[l.mismatch]
+		m.Problems = append(m.Problems, v.problems...)
+		return
+	}
+	if !l.counted {
+		v.rep.Mismatches++
+		l.counted = true
+	}
+	if len(v.rep.First) < v.keep {
+		l.mismatch = len(v.rep.First)
+		v.rep.First = append(v.rep.First, Mismatch{
+			File: l.file, Row: l.row, GameID: v.gameID, Ply: v.ply, FEN: l.fen,
+			Problems: append([]string(nil), v.problems...),
+		})
+	}
 }
 
 // row checks row i of b.
@@ -149,12 +231,11 @@ func (v *verifier) row(b *datasets.Batch, i int) {
 
 	continues := false
 	switch {
-	case v.inGame && game == v.game && ply != v.ply+1:
+	case v.inGame && game == v.gameID && ply != v.ply+1:
 		v.problem("game %d: ply %d follows ply %d (a game's rows must be contiguous, in ply order)", game, ply, v.ply)
-	case v.inGame && game == v.game:
-		if continues = v.pos != nil; continues {
-			v.pos.MakeMove(v.next)
-			if got := v.pos.FEN(); got != fen {
+	case v.inGame && game == v.gameID:
+		if continues = v.following; continues {
+			if got := v.game.advance(); got != fen {
 				v.problem("fen differs from the game replayed from its earlier rows, which gives %s", got)
 				continues = false
 			}
@@ -169,26 +250,53 @@ func (v *verifier) row(b *datasets.Batch, i int) {
 			v.problem("game %d: ply %d comes after other games' rows, its rows before ending at ply %d (a game's rows must be contiguous)", game, ply, s.lastPly)
 		}
 	}
-	v.inGame, v.game, v.ply = true, game, ply
+	v.inGame, v.gameID, v.ply = true, game, ply
+	v.last = lastRow{file: v.file, row: v.inFile, fen: fen, mismatch: -1}
+	if v.last.hasEnd = len(b.Termination) > 0 && len(b.Result) > 0; v.last.hasEnd {
+		v.last.termination, v.last.result = b.Termination[i], b.Result[i]
+	}
 	if !continues {
-		pos, err := board.ParseFEN(fen)
-		if err != nil {
+		if err := v.game.start(fen); err != nil {
 			v.problem("fen does not parse: %v", err)
-			v.pos = nil
+			v.following = false
 			v.finish(b, i)
 			return
 		}
-		v.pos, v.chainStart = pos, ply
+		v.chainStart = ply
 	}
-	pos := v.pos
+	v.following = v.game.check(v, b, i)
+	v.finish(b, i)
+}
 
+// chessReplay replays chess games.
+type chessReplay struct {
+	pos  *board.Position
+	next board.Move // the previous row's move
+}
+
+func (c *chessReplay) start(fen string) error {
+	pos, err := board.ParseFEN(fen)
+	c.pos = pos
+	return err
+}
+
+func (c *chessReplay) advance() string {
+	c.pos.MakeMove(c.next)
+	return c.pos.FEN()
+}
+
+// end checks nothing for chess: its datasets predate the check.
+func (c *chessReplay) end(*verifier, *lastRow) {}
+
+func (c *chessReplay) check(v *verifier, b *datasets.Batch, i int) bool {
+	pos, ply := c.pos, b.Ply[i]
 	encoder.EncodeTo(&v.derived, pos)
 	stored := b.Planes[i*encoder.InputSize : (i+1)*encoder.InputSize]
 	exact := v.chainStart == 0 || int(ply)-pos.HalfmoveClock() >= int(v.chainStart)
 	if !exact {
 		v.rep.PartialHistory++
 	}
-	v.comparePlanes(stored, exact)
+	v.comparePlanes(stored, exact, encoder.PlaneRepetition)
 
 	move, err := pos.ParseUCIMove(b.Move[i])
 	if err != nil {
@@ -212,11 +320,10 @@ func (v *verifier) row(b *datasets.Batch, i int) {
 		v.problem("in_check is %v, the position gives %v", b.InCheck[i], pos.InCheck())
 	}
 	if err != nil {
-		v.pos = nil // the game cannot be followed past an illegal move
-	} else {
-		v.next = move
+		return false // the game cannot be followed past an illegal move
 	}
-	v.finish(b, i)
+	c.next = move
+	return true
 }
 
 // finish records the row's problems, if any.
@@ -225,7 +332,9 @@ func (v *verifier) finish(b *datasets.Batch, i int) {
 		return
 	}
 	v.rep.Mismatches++
+	v.last.counted = true
 	if len(v.rep.First) < v.keep {
+		v.last.mismatch = len(v.rep.First)
 		v.rep.First = append(v.rep.First, Mismatch{
 			File: b.File, Row: v.inFile, GameID: b.GameID[i], Ply: b.Ply[i], FEN: b.FEN[i],
 			Problems: append([]string(nil), v.problems...),
@@ -233,23 +342,19 @@ func (v *verifier) finish(b *datasets.Batch, i int) {
 	}
 }
 
-// planeNames names SPEC §1's planes for the reports.
-var planeNames = [encoder.NumPlanes]string{
-	"white pawns", "white knights", "white bishops", "white rooks", "white queens", "white king",
-	"black pawns", "black knights", "black bishops", "black rooks", "black queens", "black king",
-	"repetitions", "side to move", "white castling", "black castling", "en passant", "halfmove clock",
-}
-
-// comparePlanes compares stored with v.derived; with exact false the
-// repetition plane is checked as a lower bound.
-func (v *verifier) comparePlanes(stored []float32, exact bool) {
+// comparePlanes compares stored with v.derived (the layout's values); with
+// exact false the planes in bounds (the repetition plane; for draughts
+// also the quiet plane) are checked as lower bounds: one valid value
+// across the plane, at least the derived one.
+func (v *verifier) comparePlanes(stored []float32, exact bool, bounds ...int) {
+	l := v.layout
 	diffs, first := 0, -1
 	for j, x := range stored {
 		y := v.derived[j]
 		if x == y {
 			continue
 		}
-		if !exact && j/encoder.PlaneSize == encoder.PlaneRepetition {
+		if !exact && slices.Contains(bounds, j/encoder.PlaneSize) {
 			continue // checked below
 		}
 		if first < 0 {
@@ -258,20 +363,30 @@ func (v *verifier) comparePlanes(stored []float32, exact bool) {
 		diffs++
 	}
 	if !exact {
-		rep := stored[encoder.PlaneRepetition*encoder.PlaneSize : (encoder.PlaneRepetition+1)*encoder.PlaneSize]
-		x := rep[0]
-		ok := (x == 0 || x == 0.5 || x == 1) && x >= v.derived[encoder.PlaneRepetition*encoder.PlaneSize]
-		for _, y := range rep {
-			ok = ok && y == x
-		}
-		if !ok {
-			v.problem("planes: repetition plane holds %v, below the %v its partial history gives or not a valid value",
-				x, v.derived[encoder.PlaneRepetition*encoder.PlaneSize])
+		for _, p := range bounds {
+			plane := stored[p*encoder.PlaneSize : (p+1)*encoder.PlaneSize]
+			x, d := plane[0], v.derived[p*encoder.PlaneSize]
+			ok := x >= d
+			if p == l.RepetitionPlane {
+				ok = ok && (x == 0 || x == 0.5 || x == 1)
+			} else {
+				ok = ok && x >= 0 && x <= 1 && l.ClockValue(int(x*float32(l.ClockDivisor)+0.5)) == x
+			}
+			for _, y := range plane {
+				ok = ok && y == x
+			}
+			if !ok {
+				name := l.PlaneNames[p]
+				if p == l.RepetitionPlane {
+					name = "repetition"
+				}
+				v.problem("planes: %s plane holds %v, below the %v its partial history gives or not a valid value", name, x, d)
+			}
 		}
 	}
 	if diffs > 0 {
 		p, sq := first/encoder.PlaneSize, first%encoder.PlaneSize
 		v.problem("planes: %d values differ, first plane %d (%s) square %s: stored %v, derived %v",
-			diffs, p, planeNames[p], board.Square(sq), stored[first], v.derived[first])
+			diffs, p, l.PlaneNames[p], board.Square(sq), stored[first], v.derived[first])
 	}
 }

@@ -197,3 +197,117 @@ func concat(parts ...[]datasets.Row) []datasets.Row {
 	}
 	return out
 }
+
+func TestVerifyPassesCleanDraughtsDatasets(t *testing.T) {
+	for _, from := range []int{0, 10} {
+		path := filepath.Join(t.TempDir(), "d.parquet")
+		rows, err := fixture.Write(path, fixture.Options{Game: encoder.GameDama, Games: 12, Seed: 4, MaxPlies: 200, FromPly: from})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Dataset(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Rows != rows || rep.Mismatches != 0 || rep.Games != 12 {
+			t.Fatalf("from ply %d: %d rows of %d, %d games, %d mismatches: %v", from, rep.Rows, rows, rep.Games, rep.Mismatches, rep.First)
+		}
+		if (rep.PartialHistory > 0) != (from > 0) {
+			t.Errorf("from ply %d: %d rows with partial history", from, rep.PartialHistory)
+		}
+	}
+}
+
+func TestVerifyFindsTheCorruptedDraughtsRow(t *testing.T) {
+	const bad = 23
+	cases := []struct {
+		name   string
+		mutate func(r *datasets.Row)
+		want   string
+	}{
+		{"a man", func(r *datasets.Row) {
+			r.Planes[encoder.DamaPlaneBlackMen*64+1] = 1 - r.Planes[encoder.DamaPlaneBlackMen*64+1]
+		}, "plane 2 (black men) square b1"},
+		{"the quiet plane", func(r *datasets.Row) {
+			for sq := range 64 {
+				r.Planes[encoder.DamaPlaneQuiet*64+sq] = encoder.Dama.ClockValue(79)
+			}
+		}, "plane 6 (quiet plies)"},
+		{"the policy", func(r *datasets.Row) { r.Policy = (r.Policy + 64) % int32(encoder.Dama.PolicySize()) }, "policy is"},
+		{"the move", func(r *datasets.Row) { r.Move = "1-5" }, "move: "},
+		{"in_check", func(r *datasets.Row) { r.InCheck = true }, "draughts has no check"},
+		{"best_is_promotion", func(r *datasets.Row) { r.BestIsPromotion = !r.BestIsPromotion }, "best_is_promotion"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "d.parquet")
+			_, err := fixture.Write(path, fixture.Options{Game: encoder.GameDama, Games: 2, Seed: 7, MaxPlies: 60, Mutate: func(i int64, r *datasets.Row) {
+				if i == bad {
+					c.mutate(r)
+				}
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Dataset(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A wrong move breaks the chain: the next row's FEN differs too.
+			if rep.Mismatches < 1 || rep.First[0].Row != bad || !strings.Contains(rep.First[0].String(), c.want) {
+				t.Fatalf("%d mismatches %v; want the first at row %d about %q", rep.Mismatches, rep.First, bad, c.want)
+			}
+			if c.name != "the move" && rep.Mismatches != 1 {
+				t.Errorf("%d mismatches, want 1: %v", rep.Mismatches, rep.First)
+			}
+		})
+	}
+}
+
+// TestVerifyChecksHowDraughtsGamesEnd changes the result or termination of
+// every row of a game: the last row's check of the game's end names it.
+func TestVerifyChecksHowDraughtsGamesEnd(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(r *datasets.Row)
+		want   string
+	}{
+		{"a wrong winner", func(r *datasets.Row) {
+			if r.Termination == datasets.TerminationNoMoves {
+				r.Result = 1 - r.Result
+			}
+		}, "result"},
+		{"a rule ending that did not happen", func(r *datasets.Row) {
+			if r.Termination == datasets.TerminationPlyCap {
+				r.Termination = datasets.TerminationNoMoves
+			}
+		}, "goes on after the last row's move"},
+		{"adjudicated though the rules ended it", func(r *datasets.Row) {
+			if r.Termination == datasets.TerminationNoMoves {
+				r.Termination = datasets.TerminationAdjudicatedDraw
+			}
+		}, "but the rules end the game"},
+		{"a chess ending", func(r *datasets.Row) { r.Termination = datasets.TerminationCheckmate }, "not a way a game of draughts ends"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "d.parquet")
+			_, err := fixture.Write(path, fixture.Options{Game: encoder.GameDama, Games: 20, Seed: 9, MaxPlies: 90, Mutate: func(i int64, r *datasets.Row) { c.mutate(r) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Dataset(path, Options{Keep: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Mismatches == 0 || rep.Mismatches > 20 {
+				t.Fatalf("%d mismatches, want one per changed game", rep.Mismatches)
+			}
+			for _, m := range rep.First {
+				if !strings.Contains(m.String(), c.want) {
+					t.Errorf("mismatch %v, want one about %q", m, c.want)
+				}
+			}
+		})
+	}
+}

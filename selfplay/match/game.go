@@ -14,9 +14,10 @@ import (
 
 // gameSpec says which game to play: its number, its opening and the colours.
 type gameSpec struct {
-	index   int // 0-based game number; games 2k and 2k+1 form pair k
-	opening pgn.Opening
-	aWhite  bool // engine A has White
+	index       int // 0-based game number; games 2k and 2k+1 form pair k
+	opening     pgn.Opening
+	damaOpening DamaOpening // for a game of draughts, in place of opening
+	aWhite      bool        // engine A has White
 }
 
 // gameRecord is a finished game.
@@ -26,6 +27,7 @@ type gameRecord struct {
 	termination string // why the game ended, for the Termination tag
 	startFEN    string // the initial position when not the standard one
 	moves       []board.Move
+	damaMoves   []string // a game of draughts: its moves in standard notation
 	comments    []string // per move after the book: score/depth and time used
 	bookPlies   int
 	faulted     [2]bool   // the engine (0 = A, 1 = B) must be restarted
@@ -53,8 +55,7 @@ type game struct {
 	moves    []string // UCI moves from the initial position
 	rec      *gameRecord
 	clock    [2]time.Duration
-
-	whiteLosing, blackLosing, drawish int // adjudication counters in plies
+	adj      adjudicator
 }
 
 // side returns the match side (0 = A, 1 = B) that plays colour c.
@@ -155,21 +156,54 @@ func (g *game) adjudicate() bool {
 		g.finish(pgn.RuleResult(o, g.pos.SideToMove()))
 		return true
 	}
-	if rr := g.cfg.Resign; rr != nil {
-		switch {
-		case g.whiteLosing >= 2*rr.Moves:
-			g.finish(pgn.BlackWins, "adjudication: White resigns")
-			return true
-		case g.blackLosing >= 2*rr.Moves:
-			g.finish(pgn.WhiteWins, "adjudication: Black resigns")
-			return true
-		}
-	}
-	if dr := g.cfg.Draw; dr != nil && g.drawish >= 2*dr.Moves {
-		g.finish(pgn.Draw, "adjudication: draw")
+	if result, termination := g.adj.decide(g.cfg, len(g.rec.moves)); result != "" {
+		g.finish(result, termination)
 		return true
 	}
 	return false
+}
+
+// adjudicator keeps the counters of the adjudication rules (Config.Resign,
+// Config.Draw, Config.MaxPlies) over a game, of chess or of draughts.
+type adjudicator struct {
+	whiteLosing, blackLosing, drawish int // in plies
+}
+
+// decide returns the result (pgn.WhiteWins, pgn.BlackWins or pgn.Draw) and
+// the termination when the rules end the game after plies plies, and "" when
+// they do not.
+func (a *adjudicator) decide(cfg *Config, plies int) (result, termination string) {
+	if rr := cfg.Resign; rr != nil {
+		switch {
+		case a.whiteLosing >= 2*rr.Moves:
+			return pgn.BlackWins, "adjudication: White resigns"
+		case a.blackLosing >= 2*rr.Moves:
+			return pgn.WhiteWins, "adjudication: Black resigns"
+		}
+	}
+	if dr := cfg.Draw; dr != nil && a.drawish >= 2*dr.Moves {
+		return pgn.Draw, "adjudication: draw"
+	}
+	if cfg.MaxPlies > 0 && plies >= cfg.MaxPlies {
+		return pgn.Draw, fmt.Sprintf("adjudication: ply cap (%d plies)", cfg.MaxPlies)
+	}
+	return "", ""
+}
+
+// count updates the counters with the score the mover reported after a move,
+// white its score from White's point of view, ply the position's ply.
+func (a *adjudicator) count(cfg *Config, valid bool, white, ply int) {
+	if !valid {
+		a.whiteLosing, a.blackLosing, a.drawish = 0, 0, 0
+		return
+	}
+	if rr := cfg.Resign; rr != nil {
+		a.whiteLosing = bump(a.whiteLosing, white <= -rr.Score)
+		a.blackLosing = bump(a.blackLosing, white >= rr.Score)
+	}
+	if dr := cfg.Draw; dr != nil {
+		a.drawish = bump(a.drawish, ply >= dr.MinPly && white <= dr.Score && white >= -dr.Score)
+	}
 }
 
 // goArgs returns the go command's arguments and the time budget for the side
@@ -282,21 +316,11 @@ func (g *game) move(ctx context.Context) error {
 
 // count updates the adjudication counters with the mover's reported score.
 func (g *game) count(s uciclient.Score, mover board.Color) {
-	if !s.Valid {
-		g.whiteLosing, g.blackLosing, g.drawish = 0, 0, 0
-		return
-	}
 	white := s.CP
 	if mover == board.Black {
 		white = -white
 	}
-	if rr := g.cfg.Resign; rr != nil {
-		g.whiteLosing = bump(g.whiteLosing, white <= -rr.Score)
-		g.blackLosing = bump(g.blackLosing, white >= rr.Score)
-	}
-	if dr := g.cfg.Draw; dr != nil {
-		g.drawish = bump(g.drawish, g.pos.Ply() >= dr.MinPly && white <= dr.Score && white >= -dr.Score)
-	}
+	g.adj.count(g.cfg, s.Valid, white, g.pos.Ply())
 }
 
 func bump(n int, cond bool) int {

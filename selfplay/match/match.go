@@ -2,7 +2,9 @@
 // difference in strength: W/D/L, the Elo difference with its 95% interval,
 // the likelihood of superiority, the pentanomial counts of game pairs and,
 // optionally, a sequential probability ratio test (SPRT) that stops the
-// match as soon as it is decided.
+// match as soon as it is decided. With Config.Game = Dama it plays Italian
+// draughts instead, between engines speaking the text protocol of
+// `bin/engine -game dama` (dama.go), with the same figures.
 //
 // Every opening is played twice, colours swapped. An engine that crashes,
 // stops answering or plays an illegal move loses the game and is restarted.
@@ -38,24 +40,45 @@ type Player struct {
 	TC      TimeControl
 }
 
+// The games a match can be played in (Config.Game, bin/match -game).
+const (
+	Chess = "chess" // chess between UCI engines; "" too
+	Dama  = "dama"  // Italian draughts between text-protocol engines
+)
+
 // Config is everything a match needs.
 type Config struct {
-	Players     [2]Player // 0 = A, 1 = B
-	Games       int
-	Openings    []pgn.Opening // played in a seed-shuffled order, each by a pair of games
-	Seed        uint64
-	Concurrency int         // games played at once
-	SPRT        *stats.SPRT // nil: no sequential test
-	Resign      *ResignRule // nil: no loss adjudication
-	Draw        *DrawRule   // nil: no draw adjudication
+	Game         string    // Chess (or "") or Dama
+	Players      [2]Player // 0 = A, 1 = B
+	Games        int
+	Openings     []pgn.Opening // chess: played in a seed-shuffled order, each by a pair of games
+	DamaOpenings []DamaOpening // draughts: the same, in place of Openings
+	Seed         uint64
+	Concurrency  int         // games played at once
+	SPRT         *stats.SPRT // nil: no sequential test
+	Resign       *ResignRule // nil: no loss adjudication
+	Draw         *DrawRule   // nil: no draw adjudication
+	MaxPlies     int         // adjudicate a draw at this many plies; 0: no cap
 
 	Margin       time.Duration // allowed beyond a clock or movetime budget
 	MoveTimeout  time.Duration // budget for one node- or depth-limited search
 	ReadyTimeout time.Duration // budget for the handshake and isready
 
 	Event, Site, Date string    // PGN tags
-	PGN               io.Writer // nil: no PGN
+	PGN               io.Writer // nil: no PGN (for draughts, PDN)
 	Progress          io.Writer // nil: no progress bar
+	Log               io.Writer // nil: no log; else a line for every forfeit
+}
+
+// dama reports whether the match is one of draughts.
+func (c *Config) dama() bool { return c.Game == Dama }
+
+// openings returns the number of openings of the match's game.
+func (c *Config) openings() int {
+	if c.dama() {
+		return len(c.DamaOpenings)
+	}
+	return len(c.Openings)
 }
 
 // Result is the outcome of a match, from engine A's point of view, with the
@@ -167,7 +190,16 @@ type worker struct {
 
 func (w *worker) start(side int) error {
 	p := &w.cfg.Players[side]
-	e, err := uciclient.Start(p.Command, p.Options, w.cfg.ReadyTimeout)
+	var e *uciclient.Engine
+	var err error
+	if w.cfg.dama() {
+		if len(p.Options) > 0 {
+			return fmt.Errorf("engine %s: the text protocol of a draughts engine has no options", "AB"[side:side+1])
+		}
+		e, err = uciclient.StartText(p.Command, w.cfg.ReadyTimeout)
+	} else {
+		e, err = uciclient.Start(p.Command, p.Options, w.cfg.ReadyTimeout)
+	}
 	if err != nil {
 		return fmt.Errorf("engine %s: %w", "AB"[side:side+1], err)
 	}
@@ -201,7 +233,11 @@ func (w *worker) run(ctx context.Context, jobs <-chan gameSpec, out chan<- outco
 				}
 			}
 		}
-		rec, err := playGame(ctx, spec, w.cfg, w.names, w.engines)
+		play := playGame
+		if w.cfg.dama() {
+			play = playDamaGame
+		}
+		rec, err := play(ctx, spec, w.cfg, w.names, w.engines)
 		if err != nil {
 			if ctx.Err() == nil {
 				out <- outcome{err: err}
@@ -231,7 +267,10 @@ const minSPRTPairs = 10
 // so far, marked Interrupted, with ctx's error; it returns a nil result only
 // when the match cannot start (no openings, an engine that does not start).
 func Run(parent context.Context, cfg *Config) (*Result, error) {
-	if len(cfg.Openings) == 0 {
+	if cfg.Game != "" && cfg.Game != Chess && cfg.Game != Dama {
+		return nil, fmt.Errorf("unknown game %q (want %s or %s)", cfg.Game, Chess, Dama)
+	}
+	if cfg.openings() == 0 {
 		return nil, errors.New("no openings")
 	}
 	start := time.Now()
@@ -252,7 +291,7 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		SPRT:        cfg.SPRT,
 		Forfeits:    [2]map[string]int{{}, {}},
 		Planned:     cfg.Games,
-		Openings:    len(cfg.Openings),
+		Openings:    cfg.openings(),
 		Concurrency: cfg.Concurrency,
 	}
 	for side, p := range cfg.Players {
@@ -267,12 +306,17 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	}
 	first.names = r.Names
 
-	order := openingOrder(len(cfg.Openings), cfg.Seed)
+	order := openingOrder(cfg.openings(), cfg.Seed)
 	jobs := make(chan gameSpec)
 	go func() {
 		defer close(jobs)
 		for g := range cfg.Games {
-			spec := gameSpec{index: g, opening: cfg.Openings[order[(g/2)%len(order)]], aWhite: g%2 == 0}
+			spec := gameSpec{index: g, aWhite: g%2 == 0}
+			if i := order[(g/2)%len(order)]; cfg.dama() {
+				spec.damaOpening = cfg.DamaOpenings[i]
+			} else {
+				spec.opening = cfg.Openings[i]
+			}
 			select {
 			case jobs <- spec:
 			case <-ctx.Done():
@@ -301,6 +345,10 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	bar := progress.New(cfg.Progress, int64(cfg.Games), "match",
 		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, Unit: "games", Elapsed: true, EndLine: true})
 	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
+	write := writePGN
+	if cfg.dama() {
+		write = writePDN
+	}
 	pending := map[int]*gameRecord{}
 	nextPGN := 0
 	firstOfPair := map[int]float64{}
@@ -333,12 +381,13 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		for side := range 2 {
 			if rec.fault[side] != "" {
 				r.Forfeits[side][faultKind(rec.fault[side])]++
+				logForfeit(cfg.Log, rec, side)
 			}
 		}
 		if cfg.PGN != nil {
 			pending[rec.spec.index] = rec
 			for pending[nextPGN] != nil {
-				if err := writePGN(cfg.PGN, hdr, pending[nextPGN]); err != nil && fatal == nil {
+				if err := write(cfg.PGN, hdr, pending[nextPGN]); err != nil && fatal == nil {
 					fatal = fmt.Errorf("writing PGN: %w", err)
 					cancel()
 				}
@@ -372,7 +421,7 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			if err := writePGN(cfg.PGN, hdr, pending[k]); err != nil && fatal == nil {
+			if err := write(cfg.PGN, hdr, pending[k]); err != nil && fatal == nil {
 				fatal = fmt.Errorf("writing PGN: %w", err)
 			}
 		}
@@ -386,6 +435,20 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		return r, err
 	}
 	return r, nil
+}
+
+// logForfeit writes the log line of an engine's forfeit: the game, the
+// engine and why. On a terminal it first clears the progress bar's line,
+// which the next update draws again.
+func logForfeit(w io.Writer, rec *gameRecord, side int) {
+	if w == nil {
+		return
+	}
+	clear := ""
+	if progress.IsTerminal(w) {
+		clear = "\r\033[K"
+	}
+	fmt.Fprintf(w, "%smatch: game %d: engine %c loses, %s\n", clear, rec.spec.index+1, "AB"[side], rec.fault[side])
 }
 
 // faultKind returns the first words of a forfeit's termination, up to ':'.

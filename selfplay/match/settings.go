@@ -24,9 +24,10 @@ import (
 // boolean; the repeatable -a-opt and -b-opt are a JSON list of Name=Value
 // strings (see bin/match -h).
 type Settings struct {
+	Game  string     `json:"game" usage:"the game: chess (UCI engines) or dama (Italian draughts: engines speaking bin/engine -game dama's text protocol; the default engine is then bin/engine -game dama)"`
 	A     string     `json:"a" usage:"engine A's command line (words split on spaces; quotes group)"`
 	B     string     `json:"b" usage:"engine B's command line"`
-	AName string     `json:"a-name" usage:"engine A's name in the PGN and summary (default: its UCI id name)"`
+	AName string     `json:"a-name" usage:"engine A's name in the PGN and summary (default: its UCI id name; for dama, its command line)"`
 	BName string     `json:"b-name" usage:"engine B's name"`
 	AOpt  OptionList `json:"a-opt" usage:"UCI option for engine A, Name=Value (repeatable)"`
 	BOpt  OptionList `json:"b-opt" usage:"UCI option for engine B, Name=Value (repeatable)"`
@@ -36,10 +37,11 @@ type Settings struct {
 	ATC   TimeControl `json:"a-tc" usage:"time control for engine A only (overrides -tc)"`
 	BTC   TimeControl `json:"b-tc" usage:"time control for engine B only (overrides -tc)"`
 
-	Openings    string `json:"openings" usage:"opening book: EPD (one FEN per line) or PGN (mainlines); default: 44 built-in lines, then the same lines with two random plies added"`
+	Openings    string `json:"openings" usage:"opening book: EPD (one FEN per line) or PGN (mainlines); default: 44 built-in lines, then the same lines with two random plies added. For dama: one opening a line, a PDN FEN and/or moves; default: random lines of 2 to 4 plies, each a different position"`
 	BookPlies   int    `json:"book-plies" usage:"play at most this many plies of each book line (0: all)"`
-	RandomPlies int    `json:"random-plies" usage:"without -openings: start each pair from this many random plies instead of the built-in lines"`
-	PGN         string `json:"pgn" usage:"write the games to this PGN file"`
+	RandomPlies int    `json:"random-plies" usage:"without -openings: start each pair from this many random plies instead of the built-in lines (dama: instead of 2 to 4)"`
+	MaxPlies    int    `json:"max-plies" usage:"adjudicate a draw when a game reaches this many plies (0: no cap for chess, 400 for dama)"`
+	PGN         string `json:"pgn" usage:"write the games to this PGN file (PDN for dama)"`
 	Concurrency int    `json:"concurrency" usage:"games played at once (each engine searches with one thread unless told otherwise)"`
 	Seed        uint64 `json:"seed" usage:"seed for the order of the openings (and random openings)"`
 
@@ -50,12 +52,13 @@ type Settings struct {
 	TimeoutMargin configs.Duration `json:"timeout-margin" usage:"allowed beyond a clock or movetime budget before a loss on time"`
 	MoveTimeout   configs.Duration `json:"move-timeout" usage:"budget for one node- or depth-limited search before the engine counts as hung"`
 	Event         string           `json:"event" usage:"PGN Event tag (default: chessforge match with the time control)"`
-	Quiet         bool             `json:"quiet" usage:"no progress bar"`
+	Quiet         bool             `json:"quiet" usage:"no progress bar (nor, for dama, a line on stderr for each forfeit)"`
 }
 
 // DefaultSettings returns the defaults of every setting.
 func DefaultSettings() Settings {
 	return Settings{
+		Game:          Chess,
 		A:             "bin/engine",
 		B:             "bin/engine",
 		Games:         100,
@@ -68,11 +71,13 @@ func DefaultSettings() Settings {
 }
 
 // usageHead is the head of bin/match's usage message, before its flags.
-const usageHead = `usage: match [-config FILE] [-a CMD] [-b CMD] [-games N] [-tc TC] [flags]
+const usageHead = `usage: match [-config FILE] [-game chess|dama] [-a CMD] [-b CMD] [-games N] [-tc TC] [flags]
 
 Plays engine A against engine B, each opening twice with colours swapped,
 and reports W/D/L and the Elo difference; the last line is
-"match: A vs B: +W =D -L, Elo E ± C".
+"match: A vs B: +W =D -L, Elo E ± C". With -game dama the engines play
+Italian draughts through bin/engine -game dama's text protocol, the rules
+of engine/dama adjudicate, and -pgn writes PDN.
 
 Flags override the config file (-config FILE), a JSON object whose keys are
 the flags' names and whose values are written as on the command line:
@@ -126,7 +131,17 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 	if s.Concurrency <= 0 {
 		return nil, configs.Usagef("-concurrency %d: must be positive", s.Concurrency)
 	}
+	switch s.Game {
+	case "", Chess, Dama:
+	default:
+		return nil, configs.Usagef("-game %q: want %s or %s", s.Game, Chess, Dama)
+	}
+	if s.MaxPlies < 0 {
+		return nil, configs.Usagef("-max-plies %d: must not be negative", s.MaxPlies)
+	}
 	cfg := &Config{
+		Game:         s.Game,
+		MaxPlies:     s.MaxPlies,
 		Games:        s.Games,
 		Seed:         s.Seed,
 		Concurrency:  s.Concurrency,
@@ -141,6 +156,9 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		options       OptionList
 	}{{s.A, s.AName, s.ATC, s.AOpt}, {s.B, s.BName, s.BTC, s.BOpt}}
 	for side, e := range engines {
+		if cfg.dama() && e.command == DefaultSettings().A {
+			e.command += " -game " + Dama
+		}
 		argv, err := splitCommand(e.command)
 		if err != nil {
 			return nil, configs.Usagef("-%c: %w", "ab"[side], err)
@@ -151,6 +169,12 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		}
 		if err := tc.validate(); err != nil {
 			return nil, configs.Usagef("engine %c: %w", "AB"[side], err)
+		}
+		if cfg.dama() && tc.Kind == TCClock {
+			return nil, configs.Usagef("engine %c: time control %v: a draughts engine has no clock (want nodes=N, depth=N or movetime=MS)", "AB"[side], tc)
+		}
+		if cfg.dama() && len(e.options) > 0 {
+			return nil, configs.Usagef("-%c-opt: a draughts engine's text protocol has no options", "ab"[side])
 		}
 		cfg.Players[side] = Player{Command: argv, Options: e.options, Name: e.name, TC: tc}
 	}
@@ -175,34 +199,11 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		d := s.Draw
 		cfg.Draw = &d
 	}
-	var err error
-	switch {
-	case s.Openings != "":
-		if cfg.Openings, err = pgn.LoadOpenings(s.Openings); err != nil {
-			return nil, err
-		}
-	case s.RandomPlies > 0:
-		cfg.Openings = RandomOpenings((s.Games+1)/2, s.RandomPlies, s.Seed)
-	default:
-		// Past the built-in lines, each is played again with two random
-		// plies added, so that no pair repeats another.
-		builtin, err := BuiltinOpenings()
-		if err != nil {
-			return nil, err
-		}
-		cfg.Openings = ExtendOpenings(builtin, (s.Games+1)/2, 2, s.Seed)
+	if err := s.openings(cfg); err != nil {
+		return nil, err
 	}
-	if s.BookPlies < 0 {
-		return nil, configs.Usagef("-book-plies %d: must not be negative", s.BookPlies)
-	}
-	if s.BookPlies > 0 {
-		for i := range cfg.Openings {
-			o := &cfg.Openings[i]
-			o.Moves = o.Moves[:min(len(o.Moves), s.BookPlies)]
-		}
-	}
-	if pairs := (s.Games + 1) / 2; pairs > len(cfg.Openings) {
-		fmt.Fprintf(stderr, "match: note: %d game pairs from %d openings: openings repeat, and engines that search deterministically (nodes or depth limits) repeat their games\n", pairs, len(cfg.Openings))
+	if pairs := (s.Games + 1) / 2; pairs > cfg.openings() {
+		fmt.Fprintf(stderr, "match: note: %d game pairs from %d openings: openings repeat, and engines that search deterministically (nodes or depth limits) repeat their games\n", pairs, cfg.openings())
 	}
 	cfg.Event = s.Event
 	if cfg.Event == "" {
@@ -211,6 +212,9 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 			tc += " vs " + cfg.Players[1].TC.String()
 		}
 		cfg.Event = "chessforge match, " + tc
+		if cfg.dama() {
+			cfg.Event = "chessforge draughts match, " + tc
+		}
 	}
 	cfg.Site, _ = os.Hostname()
 	if cfg.Site == "" {
@@ -218,8 +222,67 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 	}
 	if !s.Quiet {
 		cfg.Progress = stderr
+		if cfg.dama() {
+			cfg.Log = stderr // a line for every forfeit
+		}
 	}
 	return cfg, nil
+}
+
+// openings loads or makes the match's openings: those of the game's book
+// (-openings), random ones (-random-plies), or the defaults, each cut to
+// -book-plies.
+func (s *Settings) openings(cfg *Config) error {
+	if s.BookPlies < 0 {
+		return configs.Usagef("-book-plies %d: must not be negative", s.BookPlies)
+	}
+	if cfg.dama() {
+		if cfg.MaxPlies == 0 {
+			cfg.MaxPlies = DefaultDamaMaxPlies
+		}
+		var err error
+		switch {
+		case s.Openings != "":
+			if cfg.DamaOpenings, err = LoadDamaOpenings(s.Openings); err != nil {
+				return err
+			}
+		case s.RandomPlies > 0:
+			cfg.DamaOpenings = DamaRandomOpenings((s.Games+1)/2, s.RandomPlies, s.RandomPlies, s.Seed)
+		default:
+			cfg.DamaOpenings = DamaRandomOpenings((s.Games+1)/2, 2, 4, s.Seed)
+		}
+		if s.BookPlies > 0 {
+			for i := range cfg.DamaOpenings {
+				o := &cfg.DamaOpenings[i]
+				o.Moves = o.Moves[:min(len(o.Moves), s.BookPlies)]
+			}
+		}
+		return nil
+	}
+	var err error
+	switch {
+	case s.Openings != "":
+		if cfg.Openings, err = pgn.LoadOpenings(s.Openings); err != nil {
+			return err
+		}
+	case s.RandomPlies > 0:
+		cfg.Openings = RandomOpenings((s.Games+1)/2, s.RandomPlies, s.Seed)
+	default:
+		// Past the built-in lines, each is played again with two random
+		// plies added, so that no pair repeats another.
+		builtin, err := BuiltinOpenings()
+		if err != nil {
+			return err
+		}
+		cfg.Openings = ExtendOpenings(builtin, (s.Games+1)/2, 2, s.Seed)
+	}
+	if s.BookPlies > 0 {
+		for i := range cfg.Openings {
+			o := &cfg.Openings[i]
+			o.Moves = o.Moves[:min(len(o.Moves), s.BookPlies)]
+		}
+	}
+	return nil
 }
 
 // Play plays the match the settings describe, as bin/match does: it makes

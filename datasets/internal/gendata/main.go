@@ -3,8 +3,10 @@
 // checks with outside readers (datasets/nodecheck) and for read benchmarks.
 // With -selfplay it writes a real self-play job instead, played as K shards
 // (bin/selfplay -shard k/K) into the one directory, at few nodes a move.
+// With -selfplay -game dama the job is of Italian draughts (bin/selfplay
+// -game dama).
 //
-//	go run ./datasets/internal/gendata -out DIR [-games N] [-shards K] [-seed S] [-selfplay [-nodes N]]
+//	go run ./datasets/internal/gendata -out DIR [-games N] [-shards K] [-seed S] [-selfplay [-game dama] [-nodes N]]
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
 	"chessforge/datasets/fixture/playout"
+	"chessforge/encoder"
 	"chessforge/engine/board"
 	"chessforge/selfplay"
 )
@@ -33,15 +36,20 @@ func main() {
 	maxPlies := flag.Int("max-plies", 160, "ply cap per game")
 	self := flag.Bool("selfplay", false, "play a sharded self-play job instead of playouts")
 	nodes := flag.Uint64("nodes", 300, "with -selfplay: nodes per move")
+	game := flag.String("game", encoder.GameChess, "the game: chess or dama")
 	flag.Parse()
-	if *out == "" || *games < 1 || *shards < 1 {
-		fmt.Fprintln(os.Stderr, "gendata: -out is required; -games and -shards must be positive")
+	if _, err := encoder.LayoutOf(*game); *out == "" || *games < 1 || *shards < 1 || err != nil {
+		fmt.Fprintln(os.Stderr, "gendata: -out is required; -games and -shards must be positive; -game chess or dama")
+		os.Exit(2)
+	}
+	if *game != encoder.GameChess && !*self {
+		fmt.Fprintln(os.Stderr, "gendata: -game dama writes a self-play job: add -selfplay")
 		os.Exit(2)
 	}
 	write := run
 	if *self {
 		write = func(out string, games, shards int, seed uint64, maxPlies int) error {
-			return runSelfplay(out, games, shards, seed, maxPlies, *nodes)
+			return runSelfplay(out, *game, games, shards, seed, maxPlies, *nodes)
 		}
 	}
 	if err := write(*out, *games, *shards, *seed, *maxPlies); err != nil {
@@ -51,6 +59,7 @@ func main() {
 }
 
 type expect struct {
+	Game  string   `json:"game,omitempty"` // absent for chess
 	Rows  int64    `json:"rows"`
 	Games int      `json:"games"`
 	Files []string `json:"files"`
@@ -105,12 +114,16 @@ func writeGame(w *datasets.Writer, rng *rand.Rand, id int64, maxPlies int, row *
 	return nil
 }
 
-// runSelfplay plays a self-play job of games games as shards shards, each
-// shard's part files in out, and describes the whole job in expect.json.
-func runSelfplay(out string, games, shards int, seed uint64, maxPlies int, nodes uint64) error {
+// runSelfplay plays a self-play job of the game of games games as shards
+// shards, each shard's part files in out, and describes the whole job in
+// expect.json.
+func runSelfplay(out, game string, games, shards int, seed uint64, maxPlies int, nodes uint64) error {
 	ex := expect{Games: games, Seed: seed}
+	if game != encoder.GameChess {
+		ex.Game = game
+	}
 	for k := 1; k <= shards; k++ {
-		cfg := selfplay.DefaultConfig()
+		cfg := selfplay.DefaultsFor(game)
 		cfg.Games, cfg.Seed, cfg.Nodes, cfg.MaxPlies, cfg.Hash = games, seed, nodes, maxPlies, 1
 		cfg.Out, cfg.Shard, cfg.Workers = out, fmt.Sprintf("%d/%d", k, shards), 2
 		sum, err := selfplay.Run(context.Background(), cfg, selfplay.Options{})

@@ -1,6 +1,6 @@
 // Package parquetpage encodes and decodes the Parquet pages of the dataset
-// files' planes column (a required list of encoder.InputSize float32 values
-// per row) directly, rather than through arrow-go's generic column writer
+// files' planes column (a required list of float32 values per row, as many
+// as the game's layout has: 1152 for chess) directly, rather than through arrow-go's generic column writer
 // and pqarrow's generic reader, which handle two levels per value one at a
 // time and are several times slower for lists this long. arrow-go still
 // frames, compresses and indexes the pages: this package only fills them.

@@ -9,8 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-
-	"chessforge/encoder"
 )
 
 // The planes column is read page by page here rather than through pqarrow,
@@ -19,9 +17,9 @@ import (
 // encodings allow it (see CanRead) is decoded directly through
 // arrow-go's page reader, which frames and decompresses the pages:
 //
-//   - the repetition levels must be those of lists of exactly
-//     encoder.InputSize values (0 where a row starts, 1 elsewhere) and the
-//     definition levels all 1 (every value present), both in the
+//   - the repetition levels must be those of lists of exactly the
+//     layout's row size (1152 values for chess; 0 where a row starts, 1
+//     elsewhere) and the definition levels all 1 (every value present), both in the
 //     RLE/bit-packed hybrid; they are checked run by run, not decoded;
 //   - the values are dictionary indices (RLE_DICTIONARY or PLAIN_DICTIONARY,
 //     after a PLAIN dictionary page of float32s of any size) or PLAIN
@@ -32,10 +30,10 @@ import (
 // another shape (nullable lists or elements, other encodings, encryption)
 // are read through pqarrow instead.
 
-// CanRead reports whether every planes column chunk of pf (leaf column col)
-// can be decoded by a ColumnReader, by the file's schema and each chunk's
-// value count and list of encodings.
-func CanRead(pf *file.Reader, col int) bool {
+// CanRead reports whether every planes column chunk of pf (leaf column col,
+// lists of size values) can be decoded by a ColumnReader, by the file's
+// schema and each chunk's value count and list of encodings.
+func CanRead(pf *file.Reader, col, size int) bool {
 	md := pf.MetaData()
 	if col < 0 || col >= md.Schema.NumColumns() {
 		return false
@@ -47,7 +45,7 @@ func CanRead(pf *file.Reader, col int) bool {
 	for g := range md.NumRowGroups() {
 		rg := md.RowGroup(g)
 		cc, err := rg.ColumnChunk(col)
-		if err != nil || cc.CryptoMetadata() != nil || cc.NumValues() != rg.NumRows()*encoder.InputSize {
+		if err != nil || cc.CryptoMetadata() != nil || cc.NumValues() != rg.NumRows()*int64(size) {
 			return false
 		}
 		for _, e := range cc.Encodings() {
@@ -69,6 +67,7 @@ type ColumnReader struct {
 	path string // the file's name, for errors
 	name string // the column's name, for errors
 	col  int    // leaf column index
+	size int    // values per row
 
 	group int // the row group being read
 	pages file.PageReader
@@ -84,10 +83,11 @@ type ColumnReader struct {
 	isIdx bool
 }
 
-// NewColumnReader returns a reader of leaf column col of pf, which
-// CanRead accepts. Its errors name the file by path and the column by name.
-func NewColumnReader(pf *file.Reader, col int, path, name string) *ColumnReader {
-	return &ColumnReader{pf: pf, path: path, name: name, col: col, group: -1}
+// NewColumnReader returns a reader of leaf column col of pf, lists of size
+// values, which CanRead accepts. Its errors name the file by path and the
+// column by name.
+func NewColumnReader(pf *file.Reader, col, size int, path, name string) *ColumnReader {
+	return &ColumnReader{pf: pf, path: path, name: name, col: col, size: size, group: -1}
 }
 
 // Close releases the open page reader.
@@ -112,7 +112,7 @@ func (p *ColumnReader) Read(dst []float32, rows int) (out []float32, err error) 
 		}
 	}()
 	start := len(dst)
-	need := rows * encoder.InputSize
+	need := rows * p.size
 	dst = slices.Grow(dst, need)[:start+need]
 	for at := start; at < len(dst); {
 		if p.left == 0 {
@@ -194,13 +194,13 @@ func (p *ColumnReader) nextGroup() error {
 	}
 	p.group++
 	rg := p.pf.MetaData().RowGroup(p.group)
-	p.total, p.seen, p.ok = rg.NumRows()*encoder.InputSize, 0, false
+	p.total, p.seen, p.ok = rg.NumRows()*int64(p.size), 0, false
 	cc, err := rg.ColumnChunk(p.col)
 	if err != nil {
 		return p.errorf("%v", err)
 	}
 	if cc.NumValues() != p.total {
-		return p.errorf("column chunk holds %d values for %d rows of %d", cc.NumValues(), rg.NumRows(), encoder.InputSize)
+		return p.errorf("column chunk holds %d values for %d rows of %d", cc.NumValues(), rg.NumRows(), p.size)
 	}
 	if p.total == 0 {
 		return nil
@@ -265,17 +265,17 @@ func (p *ColumnReader) openData(pg file.Page) error {
 		if pg.NumNulls() != 0 {
 			return p.errorf("data page v2 holds %d nulls", pg.NumNulls())
 		}
-		if want := rowStarts(p.seen, n); int64(pg.NumRows()) != want {
+		if want := rowStarts(p.seen, n, p.size); int64(pg.NumRows()) != want {
 			return p.errorf("data page v2 says %d rows, its values start %d", pg.NumRows(), want)
 		}
 		rep, def, data = data[:rl], data[rl:rl+dl], data[rl+dl:]
 	default:
 		return p.errorf("unknown page type %v", pg.Type())
 	}
-	if err := checkLevels(rep, n, p.seen, true); err != nil {
+	if err := checkLevels(rep, n, p.seen, p.size, true); err != nil {
 		return p.errorf("repetition levels of values %d to %d: %v", p.seen, p.seen+int64(n), err)
 	}
-	if err := checkLevels(def, n, p.seen, false); err != nil {
+	if err := checkLevels(def, n, p.seen, p.size, false); err != nil {
 		return p.errorf("definition levels of values %d to %d: %v", p.seen, p.seen+int64(n), err)
 	}
 	switch enc := parquet.Encoding(pg.Encoding()); enc {
@@ -314,19 +314,19 @@ func lengthPrefixed(b []byte) (section, rest []byte, ok bool) {
 }
 
 // rowStarts returns how many of the n values from index at of a column
-// chunk start a row.
-func rowStarts(at int64, n int) int64 {
-	const size = encoder.InputSize
+// chunk of rows of size values start a row.
+func rowStarts(at int64, n, rowSize int) int64 {
+	size := int64(rowSize)
 	return (at+int64(n)+size-1)/size - (at+size-1)/size
 }
 
 // checkLevels checks that src, the RLE/bit-packed hybrid encoding (bit
 // width 1) of n levels, holds the repetition levels (rep) or the definition
-// levels of lists of encoder.InputSize values, none null, from index at of
-// the column chunk: repetition level 0 where a row starts and 1 elsewhere,
-// definition level 1 throughout. It checks run by run without decoding.
-func checkLevels(src []byte, n int, at int64, rep bool) error {
-	const size = encoder.InputSize
+// levels of lists of rowSize values, none null, from index at of the column
+// chunk: repetition level 0 where a row starts and 1 elsewhere, definition
+// level 1 throughout. It checks run by run without decoding.
+func checkLevels(src []byte, n int, at int64, rowSize int, rep bool) error {
+	size := int64(rowSize)
 	for n > 0 {
 		h, k := binary.Uvarint(src)
 		if k <= 0 {

@@ -32,13 +32,18 @@ func levelsV1(rep, def, values []byte) []byte {
 // error naming the file, the row group and the column, and a good page
 // decodes.
 func TestPagesAreChecked(t *testing.T) {
-	const n = encoder.InputSize
+	for _, l := range encoder.Layouts() {
+		t.Run(l.Game, func(t *testing.T) { testPagesAreChecked(t, l.InputSize()) })
+	}
+}
+
+func testPagesAreChecked(t *testing.T, n int) {
 	goodRep := append(hybridRLE(nil, 1, 0), hybridRLE(nil, n-1, 1)...)
 	goodDef := hybridRLE(nil, n, 1)
 	idx := func(v byte) []byte { return hybridRLE([]byte{2}, n, v) } // bit width 2
 	dict := file.NewDictionaryPage(memory.NewBufferBytes([]byte{0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0x3f}), 3, parquet.Encodings.Plain)
 	v1 := func(data []byte, enc parquet.Encoding) file.Page {
-		return file.NewDataPageV1(memory.NewBufferBytes(data), n, enc, parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(data)))
+		return file.NewDataPageV1(memory.NewBufferBytes(data), int32(n), enc, parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(data)))
 	}
 	cases := []struct {
 		name  string
@@ -61,19 +66,19 @@ func TestPagesAreChecked(t *testing.T) {
 		{"bit width past 32", true, v1(levelsV1(goodRep, goodDef, hybridRLE([]byte{33}, n, 1)), parquet.Encodings.RLEDict), "bit width"},
 		{"PLAIN values short", true, v1(levelsV1(goodRep, goodDef, make([]byte, 4*n-1)), parquet.Encodings.Plain), "PLAIN data page"},
 		{"delta values", true, v1(levelsV1(goodRep, goodDef, idx(1)), parquet.Encodings.DeltaBinaryPacked), "values encoded"},
-		{"BIT_PACKED levels", true, file.NewDataPageV1(memory.NewBufferBytes(levelsV1(goodRep, goodDef, idx(1))), n,
+		{"BIT_PACKED levels", true, file.NewDataPageV1(memory.NewBufferBytes(levelsV1(goodRep, goodDef, idx(1))), int32(n),
 			parquet.Encodings.RLEDict, parquet.Encodings.BitPacked, parquet.Encodings.RLE, 0), "want RLE"},
-		{"v2 good", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), n, 0, 1,
+		{"v2 good", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), int32(n), 0, 1,
 			parquet.Encodings.RLEDict, int32(len(goodDef)), int32(len(goodRep)), 0, false), ""},
-		{"v2 nulls", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), n, 1, 1,
+		{"v2 nulls", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), int32(n), 1, 1,
 			parquet.Encodings.RLEDict, int32(len(goodDef)), int32(len(goodRep)), 0, false), "nulls"},
-		{"v2 rows", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), n, 0, 2,
+		{"v2 rows", true, file.NewDataPageV2(memory.NewBufferBytes(append(append(goodRep, goodDef...), idx(1)...)), int32(n), 0, 2,
 			parquet.Encodings.RLEDict, int32(len(goodDef)), int32(len(goodRep)), 0, false), "says 2 rows"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewColumnReader(nil, 3, "x.parquet", "planes")
-			p.group, p.total = 4, 3*n
+			p := NewColumnReader(nil, 3, n, "x.parquet", "planes")
+			p.group, p.total = 4, int64(3*n)
 			if tc.dict {
 				if err := p.readDict(dict); err != nil {
 					t.Fatal(err)

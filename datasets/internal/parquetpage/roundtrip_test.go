@@ -48,15 +48,21 @@ func (r *pageRecorder) Close(hasDict, fallback bool) error {
 // index pattern through ChunkWriter, in several pages, and decodes the
 // pages with ColumnReader's page decoder back to the dictionary's values.
 func TestChunkWriterPagesDecode(t *testing.T) {
+	for _, l := range encoder.Layouts() {
+		t.Run(l.Game, func(t *testing.T) { testChunkWriterPagesDecode(t, l.InputSize()) })
+	}
+}
+
+func testChunkWriterPagesDecode(t *testing.T, size int) {
 	dict := make([]float32, maxDict)
 	for i := range dict {
 		dict[i] = float32(i) / 7
 	}
 	const rows = 60
 	rng := rand.New(rand.NewPCG(5, 6))
-	idx := make([]uint8, rows*encoder.InputSize)
+	idx := make([]uint8, rows*size)
 	for r := range rows {
-		row := idx[r*encoder.InputSize : (r+1)*encoder.InputSize]
+		row := idx[r*size : (r+1)*size]
 		switch r % 3 {
 		case 0: // random indices: bit-packed groups
 			for i := range row {
@@ -78,13 +84,13 @@ func TestChunkWriterPagesDecode(t *testing.T) {
 	}
 
 	rec := &pageRecorder{}
-	c := ChunkWriter{Dict: dict, PageSize: 3000, DictEncoding: parquet.Encodings.Plain, IndexEncoding: parquet.Encodings.RLEDict}
+	c := ChunkWriter{Dict: dict, RowSize: size, PageSize: 3000, DictEncoding: parquet.Encodings.Plain, IndexEncoding: parquet.Encodings.RLEDict}
 	if err := c.Start(rec); err != nil {
 		t.Fatal(err)
 	}
 	for at := 0; at < rows; {
 		n := min(7, rows-at)
-		if err := c.Add(idx[at*encoder.InputSize:(at+n)*encoder.InputSize], n); err != nil {
+		if err := c.Add(idx[at*size:(at+n)*size], n); err != nil {
 			t.Fatal(err)
 		}
 		at += n
@@ -96,7 +102,7 @@ func TestChunkWriterPagesDecode(t *testing.T) {
 		t.Fatalf("chunk closed %v, %d pages; want it closed, a dictionary page and several data pages", rec.closed, len(rec.pages))
 	}
 
-	p := NewColumnReader(nil, 0, "x.parquet", "planes")
+	p := NewColumnReader(nil, 0, size, "x.parquet", "planes")
 	p.group, p.total = 0, int64(len(idx))
 	got := make([]float32, 0, len(idx))
 	for i, pg := range rec.pages {
@@ -126,15 +132,22 @@ func TestChunkWriterPagesDecode(t *testing.T) {
 }
 
 // TestChunkWriterRejects checks the errors of ChunkWriter: a dictionary
-// its 7-bit indices cannot address, and indices not whole rows.
+// its 7-bit indices cannot address, a row size that is not a whole number
+// of eight-value groups, and indices not whole rows.
 func TestChunkWriterRejects(t *testing.T) {
 	for _, n := range []int{0, maxDict + 1} {
-		c := ChunkWriter{Dict: make([]float32, n), PageSize: 1 << 20}
+		c := ChunkWriter{Dict: make([]float32, n), RowSize: encoder.InputSize, PageSize: 1 << 20}
 		if err := c.Start(&pageRecorder{}); err == nil || !strings.Contains(err.Error(), "dictionary") {
 			t.Errorf("a dictionary of %d values: %v, want an error", n, err)
 		}
 	}
-	c := ChunkWriter{Dict: []float32{0, 1}, PageSize: 1 << 20}
+	for _, size := range []int{0, 8, 1150} {
+		c := ChunkWriter{Dict: []float32{0, 1}, RowSize: size, PageSize: 1 << 20}
+		if err := c.Start(&pageRecorder{}); err == nil || !strings.Contains(err.Error(), "rows of") {
+			t.Errorf("rows of %d values: %v, want an error", size, err)
+		}
+	}
+	c := ChunkWriter{Dict: []float32{0, 1}, RowSize: encoder.InputSize, PageSize: 1 << 20}
 	if err := c.Start(&pageRecorder{}); err != nil {
 		t.Fatal(err)
 	}

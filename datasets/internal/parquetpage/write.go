@@ -9,8 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-
-	"chessforge/encoder"
 )
 
 // The planes column is written page by page here rather than through
@@ -19,7 +17,7 @@ import (
 // planes page has the same shape, so it is encoded directly:
 //
 //   - repetition levels (bit width 1): per row a bit-packed group of
-//     0,1,1,1,1,1,1,1 and a run of 1144 ones;
+//     0,1,1,1,1,1,1,1 and a run of RowSize-8 ones (1144 for chess);
 //   - definition levels (bit width 1): one run of ones, every value present;
 //   - values: indices into ChunkWriter.Dict, bit width 7, in Parquet's
 //     RLE/bit-packed hybrid, eight values (one 64-bit word) at a time: a word
@@ -38,14 +36,14 @@ const bitWidth = 7
 // indices are written bitWidth bits wide.
 const maxDict = 1 << bitWidth
 
-// rowRepLevels is the repetition levels of one row: a bit-packed
-// group (header 1<<1|1) of 0 then seven 1s, then a run (header 1144<<1) of
-// 1s.
-var rowRepLevels = func() []byte {
+// rowRepLevels returns the repetition levels of one row of size values:
+// a bit-packed group (header 1<<1|1) of 0 then seven 1s, then a run
+// (header (size-8)<<1) of 1s.
+func rowRepLevels(size int) []byte {
 	b := []byte{1<<1 | 1, 0xfe}
-	b = binary.AppendUvarint(b, (encoder.InputSize-8)<<1)
+	b = binary.AppendUvarint(b, uint64(size-8)<<1)
 	return append(b, 1)
-}()
+}
 
 // appendIndices appends the RLE/bit-packed hybrid encoding, bit width 7, of
 // idx (whose length is a multiple of 8, each index below maxDict) to dst.
@@ -93,6 +91,9 @@ type ChunkWriter struct {
 	// float32s, as the indices are written 7 bits wide. It is read once, by
 	// the first Start.
 	Dict []float32
+	// RowSize is the number of values in a row's list (the layout's
+	// InputSize: 1152 for chess), a multiple of 8 and at least 16.
+	RowSize int
 	// PageSize is the size in bytes of encoded indices that closes a data
 	// page, after the row that reaches it.
 	PageSize      int
@@ -101,6 +102,7 @@ type ChunkWriter struct {
 
 	pager  file.PageWriter
 	dict   []byte       // Dict PLAIN encoded: little-endian float32s
+	rowRep []byte       // the repetition levels of one row
 	rows   int          // rows in the open page
 	values []byte       // the open page's encoded indices
 	page   []byte       // scratch: the open page, levels and values
@@ -113,6 +115,10 @@ func (c *ChunkWriter) Start(pager file.PageWriter) error {
 		if len(c.Dict) == 0 || len(c.Dict) > maxDict {
 			return fmt.Errorf("planes: a dictionary of %d values, want 1 to %d", len(c.Dict), maxDict)
 		}
+		if c.RowSize < 16 || c.RowSize%8 != 0 {
+			return fmt.Errorf("planes: rows of %d values, want a multiple of 8, at least 16", c.RowSize)
+		}
+		c.rowRep = rowRepLevels(c.RowSize)
 		c.dict = make([]byte, 0, 4*len(c.Dict))
 		for _, v := range c.Dict {
 			c.dict = binary.LittleEndian.AppendUint32(c.dict, math.Float32bits(v))
@@ -124,15 +130,16 @@ func (c *ChunkWriter) Start(pager file.PageWriter) error {
 	return err
 }
 
-// Add encodes rows whole rows of dictionary indices (encoder.InputSize per
-// row, each below len(Dict)), closing a page after the row that takes its
-// values past PageSize.
+// Add encodes rows whole rows of dictionary indices (RowSize per row, each
+// below len(Dict)), closing a page after the row that takes its values
+// past PageSize.
 func (c *ChunkWriter) Add(idx []uint8, rows int) error {
-	if len(idx) != rows*encoder.InputSize {
+	size := c.RowSize
+	if len(idx) != rows*size {
 		return fmt.Errorf("planes: %d indices for %d rows", len(idx), rows)
 	}
-	for ; len(idx) > 0; idx = idx[encoder.InputSize:] {
-		c.values = appendIndices(c.values, idx[:encoder.InputSize])
+	for ; len(idx) > 0; idx = idx[size:] {
+		c.values = appendIndices(c.values, idx[:size])
 		c.rows++
 		if len(c.values) >= c.PageSize {
 			if err := c.flushPage(); err != nil {
@@ -148,12 +155,12 @@ func (c *ChunkWriter) flushPage() error {
 	if c.rows == 0 {
 		return nil
 	}
-	nv := c.rows * encoder.InputSize
+	nv := c.rows * c.RowSize
 	p := c.page[:0]
 	// Repetition levels, then definition levels, each after its byte length.
-	p = binary.LittleEndian.AppendUint32(p, uint32(c.rows*len(rowRepLevels)))
+	p = binary.LittleEndian.AppendUint32(p, uint32(c.rows*len(c.rowRep)))
 	for range c.rows {
-		p = append(p, rowRepLevels...)
+		p = append(p, c.rowRep...)
 	}
 	defStart := len(p)
 	p = append(p, 0, 0, 0, 0)

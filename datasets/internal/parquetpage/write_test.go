@@ -92,8 +92,14 @@ func TestAppendIndicesDecodesToItsInput(t *testing.T) {
 }
 
 func TestRowRepLevelsDecode(t *testing.T) {
+	for _, l := range encoder.Layouts() {
+		t.Run(l.Game, func(t *testing.T) { testRowRepLevelsDecode(t, l.InputSize()) })
+	}
+}
+
+func testRowRepLevelsDecode(t *testing.T, size int) {
 	// Bit width 1 decodes like width 7 with only the lowest bit kept; decode by hand.
-	src := rowRepLevels
+	src := rowRepLevels(size)
 	var out []uint8
 	for len(src) > 0 {
 		h, k := binary.Uvarint(src)
@@ -108,9 +114,9 @@ func TestRowRepLevelsDecode(t *testing.T) {
 		}
 		src = src[h>>1:]
 	}
-	want := slices.Repeat([]uint8{1}, encoder.InputSize)
+	want := slices.Repeat([]uint8{1}, size)
 	want[0] = 0
 	if !slices.Equal(out, want) {
-		t.Errorf("one row's repetition levels decode to %d values, want 0 then 1151 ones", len(out))
+		t.Errorf("one row's repetition levels decode to %d values, want 0 then %d ones", len(out), size-1)
 	}
 }

@@ -10,7 +10,10 @@
 A dataset is read from the NumPy export of ``bin/dataset export -format npy``
 (NumPy alone) or from the Parquet files themselves (needs pyarrow). The
 format (plane layout, policy index, columns) is described in the
-repository's docs and in datasets/python/README.md.
+repository's docs and in datasets/python/README.md. A dataset of Italian
+draughts (``bin/selfplay -game dama``) reads the same way, its layout taken
+from the files: planes [B,7,8,8], a 12800-way policy (``ds.layout``,
+:data:`chessforge_data.layout.DAMA`).
 
 Commands installed with the package: ``chessforge-train`` (the example
 trainer, :mod:`chessforge_data.train`), ``chessforge-bench`` (the

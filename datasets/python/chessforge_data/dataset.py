@@ -96,6 +96,7 @@ class ChessDataset(IterableDataset):
         self.filters = Filters(min_ply=min_ply, max_score=max_score, skip_in_check=skip_in_check,
                                skip_captures=skip_captures, disagree_score=disagree_score)
         self.source = open_source(path, fmt)
+        self.layout = self.source.layout  # the dataset's game: the planes' shape, the policy's size
         self.batch_size = batch_size
         self.shuffle_buffer = shuffle_buffer
         self.seed = seed
@@ -156,20 +157,21 @@ class ChessDataset(IterableDataset):
         Black is to move when ``side_to_move``."""
         if not self.side_to_move:
             return rows
+        lay = self.layout
         packed, scalars = rows["packed"], rows["scalars"]
-        black = layout.black_to_move(scalars)
+        black = lay.black_to_move(scalars)
         if not black.any():
             return rows
-        packed, scalars = layout.mirror(packed, scalars, black)
+        packed, scalars = lay.mirror(packed, scalars, black)
         policy, score, result = rows["policy"], rows["score_cp"], rows["result"]
         return {"packed": packed, "scalars": scalars,
-                "policy": np.where(black, layout.POLICY_MIRROR[policy], policy),
+                "policy": np.where(black, lay.policy_mirror[policy], policy),
                 "score_cp": np.where(black, -score, score),
                 "result": np.where(black, np.float32(1) - result, result).astype(np.float32)}
 
     def _tensors(self, rows):
         """The batch's tensors: float32 planes, int64 policy, value, score."""
-        planes = layout.unpack(rows["packed"], rows["scalars"])
+        planes = self.layout.unpack(rows["packed"], rows["scalars"])
         value = value_target(rows["result"], rows["score_cp"], self.value_target, self.score_scale, self.blend)
         return (torch.from_numpy(planes), torch.from_numpy(rows["policy"].astype(np.int64)),
                 torch.from_numpy(value), torch.from_numpy(rows["score_cp"].astype(np.float32)))
@@ -254,35 +256,44 @@ class ChessDataset(IterableDataset):
             yield self._batch(rows)
 
 
-# The compact row the workers of ChessDataset.loader send: byte offsets of
-# each column in a row of ROW_BYTES.
-_FIELDS = (("packed", np.uint8, 0, 104), ("scalars", np.float32, 104, 124), ("policy", np.int32, 124, 128),
-           ("score_cp", np.int32, 128, 132), ("result", np.float32, 132, 136))
-ROW_BYTES = 136
+def _fields(lay):
+    """The compact row the workers of ChessDataset.loader send, for layout
+    lay: (column, dtype, first byte, end byte) of each column, and the
+    row's bytes (136 for chess)."""
+    fields, at = [], 0
+    for name, dtype, size in (("packed", np.uint8, 8 * lay.packed_shape[0]), ("scalars", np.float32, 4 * lay.num_scalars),
+                              ("policy", np.int32, 4), ("score_cp", np.int32, 4), ("result", np.float32, 4)):
+        fields.append((name, dtype, at, at + size))
+        at += size
+    return tuple(fields), at
 
 
-def _encode(batches):
-    """The rows of several batches as one uint8 array [n, ROW_BYTES]."""
+_FIELDS, ROW_BYTES = _fields(layout.CHESS)
+
+
+def _encode(batches, lay=layout.CHESS):
+    """The rows of several batches as one uint8 array [n, row bytes]."""
+    fields, row_bytes = _fields(lay)
     n = sum(len(b["policy"]) for b in batches)
-    out = np.empty((n, ROW_BYTES), dtype=np.uint8)
+    out = np.empty((n, row_bytes), dtype=np.uint8)
     lo = 0
     for b in batches:
         hi = lo + len(b["policy"])
-        for name, dtype, a, z in _FIELDS:
+        for name, dtype, a, z in fields:
             v = np.ascontiguousarray(b[name], dtype=dtype).reshape(hi - lo, -1)
             out[lo:hi, a:z] = v.view(np.uint8)
         lo = hi
     return out
 
 
-def _decode(rows):
-    """The columns of compact rows [n, ROW_BYTES]."""
+def _decode(rows, lay=layout.CHESS):
+    """The columns of compact rows [n, row bytes] of layout lay."""
     n = len(rows)
     out = {}
-    for name, dtype, a, z in _FIELDS:
+    for name, dtype, a, z in _fields(lay)[0]:
         v = np.ascontiguousarray(rows[:, a:z]).view(dtype)
         out[name] = v.reshape(n) if z - a == 4 else v
-    out["packed"] = out["packed"].reshape((n,) + layout.PACKED_SHAPE)
+    out["packed"] = out["packed"].reshape((n,) + lay.packed_shape)
     return out
 
 
@@ -301,10 +312,10 @@ class _Compact(IterableDataset):
             group.append(self.ds._view(rows))
             n += len(rows["policy"])
             if n >= self.group_rows:
-                yield _encode(group), np.array([len(b["policy"]) for b in group])
+                yield _encode(group, self.ds.layout), np.array([len(b["policy"]) for b in group])
                 group, n = [], 0
         if group:
-            yield _encode(group), np.array([len(b["policy"]) for b in group])
+            yield _encode(group, self.ds.layout), np.array([len(b["policy"]) for b in group])
 
 
 class Loader:
@@ -324,7 +335,7 @@ class Loader:
         dl = DataLoader(_Compact(self.ds, self.group_rows), batch_size=None, num_workers=self.num_workers,
                         **self.kwargs)
         for rows, sizes in dl:
-            cols = _decode(rows.numpy())
+            cols = _decode(rows.numpy(), self.ds.layout)
             lo = 0
             for size in sizes.tolist():
                 yield self.ds._tensors({k: v[lo:lo + size] for k, v in cols.items()})

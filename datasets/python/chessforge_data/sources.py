@@ -1,5 +1,7 @@
 """Readers of a dataset's rows in compact form, from the NumPy export
-(NumPy alone) or from Parquet (pyarrow).
+(NumPy alone) or from Parquet (pyarrow). A source's ``layout``
+(:class:`chessforge_data.layout.Layout`) is its game's, from the manifest
+or the Parquet metadata: it gives the planes' shape and packing.
 
 A source lists its *units*, the pieces that DataLoader workers share out
 (a shard of the NumPy export; a row group of a Parquet file), tells the
@@ -56,9 +58,14 @@ class NpySource:
             raise FileNotFoundError(f"{mpath}: no manifest (not a NumPy export, or an unfinished one)") from None
         except json.JSONDecodeError as e:
             raise ValueError(f"{mpath}: {e}") from None
-        want = {"format": NPY_FORMAT, "version": NPY_VERSION, "planes": layout.PLANES_VERSION,
-                "policy": layout.POLICY_VERSION, "binary_planes": list(layout.BINARY_PLANES),
-                "scalar_planes": list(layout.SCALAR_PLANES)}
+        try:
+            self.layout = layout.for_game(m.get("game"))
+        except ValueError as e:
+            raise ValueError(f"{mpath}: {e}") from None
+        lay = self.layout
+        want = {"format": NPY_FORMAT, "version": NPY_VERSION, "planes": lay.planes_version,
+                "policy": lay.policy_version, "binary_planes": list(lay.binary_planes),
+                "scalar_planes": list(lay.scalar_planes)}
         for k, v in want.items():
             if m.get(k) != v:
                 raise ValueError(f"{mpath}: {k} is {m.get(k)!r}, this reader knows {v!r}")
@@ -89,8 +96,8 @@ class NpySource:
     def _arrays(self, unit, columns):
         shard = self.shards[unit]
         n = shard["rows"]
-        specs = [("packed", "planes", np.uint8, (n,) + layout.PACKED_SHAPE),
-                 ("scalars", "scalars", np.float32, (n, layout.NUM_SCALARS)),
+        specs = [("packed", "planes", np.uint8, (n,) + self.layout.packed_shape),
+                 ("scalars", "scalars", np.float32, (n, self.layout.num_scalars)),
                  ("policy", "policy", np.int32, (n,)), ("score_cp", "score_cp", np.int32, (n,)),
                  ("result", "result", np.float32, (n,))]
         specs += [(c, c, np.int32 if c == "ply" else np.uint8, (n,)) for c in columns]
@@ -156,15 +163,24 @@ class ParquetSource:
         self._rows = {}
         self._names = {}
         self.num_rows = 0
+        self.layout = None
         for f in self.files:
             try:
                 pf = pq.ParquetFile(f)
             except Exception as e:  # pyarrow raises several types for a bad file
                 raise ValueError(f"{f}: not a readable Parquet file: {e}") from None
             md = pf.metadata.metadata or {}
+            try:
+                lay = layout.for_game(md.get(b"chessforge.game", b"").decode())
+            except ValueError as e:
+                raise ValueError(f"{f}: {e}") from None
+            if self.layout is not None and lay is not self.layout:
+                raise ValueError(f"{f} holds {lay.game} positions, {self.files[0]} {self.layout.game} ones: "
+                                 f"a dataset holds one game")
+            self.layout = lay
             for key, want in [(b"chessforge.schema_version", b"1"),
-                              (b"chessforge.planes", layout.PLANES_VERSION.encode()),
-                              (b"chessforge.policy", layout.POLICY_VERSION.encode())]:
+                              (b"chessforge.planes", lay.planes_version.encode()),
+                              (b"chessforge.policy", lay.policy_version.encode())]:
                 if md.get(key) != want:
                     raise ValueError(f"{f}: {key.decode()} is {md.get(key)!r}, this reader knows {want!r}")
             names = pf.schema_arrow.names
@@ -208,9 +224,10 @@ class ParquetSource:
         for rb in pf.iter_batches(batch_size=chunk_rows, row_groups=[g], columns=self.COLUMNS + list(columns)):
             planes = rb.column(rb.schema.get_field_index("planes"))
             values = planes.flatten().to_numpy(zero_copy_only=False)
-            if len(values) != len(rb) * layout.INPUT_SIZE:
+            size = self.layout.input_size
+            if len(values) != len(rb) * size:
                 raise ValueError(f"{f}: row group {g}: planes hold {len(values)} values for {len(rb)} rows")
-            packed, scalars = layout.pack(values.reshape(len(rb), layout.INPUT_SIZE), where=f"{f}: row group {g}")
+            packed, scalars = self.layout.pack(values.reshape(len(rb), size), where=f"{f}: row group {g}")
             chunk = {"packed": packed, "scalars": scalars}
             for c in ("policy", "score_cp", "result") + columns:
                 chunk[c] = rb.column(rb.schema.get_field_index(c)).to_numpy(zero_copy_only=False)

@@ -69,3 +69,32 @@ def columns():
         with open(os.path.join(d, c + ".txt")) as f:
             cols[c] = f.read().splitlines()
     return cols
+
+
+def dama_directory():
+    """The draughts fixture: pyfixture's dama/ directory (data/, the raw
+    dumps), with its npy/ export made here when it is missing (make
+    test-python exports the chess data only)."""
+    d = os.path.join(directory(), "dama")
+    if not os.path.isfile(os.path.join(d, "npy", "manifest.json")):
+        binary = os.path.join(ROOT, "bin", "dataset")
+        cmd = [binary] if os.access(binary, os.X_OK) else ["go", "run", "./cmd/dataset"]
+        subprocess.run(cmd + ["export", "-format", "npy", os.path.join(d, "data"), "-out",
+                              os.path.join(d, "npy"), "-shard-rows", "1000", "-quiet"],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return d
+
+
+def dama_columns():
+    """The draughts fixture's dumped columns, as columns() gives the chess
+    ones: planes [n, 448] float32, and the rest by name."""
+    d = dama_directory()
+    cols = {"planes": np.fromfile(os.path.join(d, "planes.f32"), dtype="<f4").reshape(-1, 448)}
+    for c, dtype in (("policy", "<i4"), ("score_cp", "<i4"), ("result", "<f4"), ("ply", "<i4")):
+        cols[c] = np.fromfile(os.path.join(d, c + (".f32" if dtype == "<f4" else ".i32")), dtype=dtype)
+    for c in ("in_check", "best_is_capture", "best_is_promotion"):
+        cols[c] = np.fromfile(os.path.join(d, c + ".u8"), dtype=np.uint8).astype(bool)
+    for c in ("fen", "best_move"):
+        with open(os.path.join(d, c + ".txt")) as f:
+            cols[c] = f.read().splitlines()
+    return cols

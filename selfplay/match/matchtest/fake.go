@@ -1,4 +1,5 @@
-// Package matchtest provides a fake UCI engine for the tests of code that
+// Package matchtest provides a fake UCI engine, and a fake draughts engine
+// speaking bin/engine -game dama's text protocol, for the tests of code that
 // plays matches (package match, cmd/match, cmd/loop): the test binary
 // doubles as the engine. A test package hands its TestMain to Run, and
 // Command gives the command line that starts an engine.
@@ -58,7 +59,11 @@ func Command(t testing.TB, words ...string) []string {
 //	hang N        never answers its N-th move of a game
 //	slow MS       waits MS milliseconds before every move
 //	score CP      reports CP centipawns from White's point of view every move
+//	dama MODE ... a draughts engine speaking the text protocol (see DamaEngine)
 func Engine(args []string, in io.Reader, out io.Writer) int {
+	if len(args) > 0 && args[0] == "dama" {
+		return DamaEngine(args[1:], in, out)
+	}
 	mode, n := "random", 0
 	if len(args) > 0 {
 		mode = args[0]

@@ -2,7 +2,9 @@
 // Interface: start-up handshake, options, new games, searches under a
 // deadline, and shutdown. It reports an engine that dies or stops answering
 // as an error of its own type, so that a match can score the game and restart
-// the engine.
+// the engine. StartText drives a draughts engine over chessforge's text
+// protocol (bin/engine -game dama) the same way: the same position, go and
+// bestmove lines, without UCI's handshake and options.
 package uciclient
 
 import (
@@ -69,6 +71,7 @@ type Result struct {
 type Engine struct {
 	Name    string          // the "id name" the engine gave, or its command
 	options map[string]bool // option names it declared, lower case
+	text    bool            // the text protocol of StartText, not UCI
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -82,6 +85,21 @@ type Engine struct {
 // Start launches argv as a UCI engine, performs the handshake (uci/uciok),
 // sets the options and waits for readyok. timeout bounds each step.
 func Start(argv []string, opts []Option, timeout time.Duration) (*Engine, error) {
+	return start(argv, opts, timeout, false)
+}
+
+// StartText launches argv as an engine speaking chessforge's text protocol,
+// the one `bin/engine -game dama` reads: one command a line, "position
+// startpos|fen F [moves ...]", "go nodes N|depth N" answered by info lines
+// and "bestmove M" (or "bestmove none"), "newgame", "quit", and "error: ..."
+// for a line it does not take. It has no handshake and no options: the
+// engine counts as ready when it answers a line it does not know ("isready")
+// with "error: ..." (or with "readyok"). Its Name is its command line.
+func StartText(argv []string, timeout time.Duration) (*Engine, error) {
+	return start(argv, nil, timeout, true)
+}
+
+func start(argv []string, opts []Option, timeout time.Duration, text bool) (*Engine, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("uci: empty engine command")
 	}
@@ -89,6 +107,7 @@ func Start(argv []string, opts []Option, timeout time.Duration) (*Engine, error)
 	e := &Engine{
 		Name:    strings.Join(argv, " "),
 		options: map[string]bool{},
+		text:    text,
 		cmd:     cmd,
 		lines:   make(chan string, 256),
 		done:    make(chan struct{}),
@@ -109,7 +128,11 @@ func Start(argv []string, opts []Option, timeout time.Duration) (*Engine, error)
 	e.stdin = stdin
 	go e.read(stdout)
 
-	if err := e.handshake(opts, timeout); err != nil {
+	handshake := e.handshake
+	if text {
+		handshake = func(_ []Option, timeout time.Duration) error { return e.ready(context.Background(), timeout) }
+	}
+	if err := handshake(opts, timeout); err != nil {
 		e.Kill()
 		return nil, fmt.Errorf("uci: %s: %w", strings.Join(argv, " "), err)
 	}
@@ -157,8 +180,10 @@ func (e *Engine) send(format string, args ...any) error {
 	return nil
 }
 
-// await reads lines until one whose first word is want, passing every line to
-// fn (if not nil) on the way.
+// await reads lines until one whose first word is want (or, for the text
+// protocol awaiting readyok, "error:"), passing every line to fn (if not nil)
+// on the way. In the text protocol an "error:" line while awaiting anything
+// else is the engine refusing a command: an error at once.
 func (e *Engine) await(ctx context.Context, want string, timeout time.Duration, fn func(string)) (string, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -171,8 +196,12 @@ func (e *Engine) await(ctx context.Context, want string, timeout time.Duration, 
 			if fn != nil {
 				fn(line)
 			}
-			if first, _, _ := strings.Cut(strings.TrimSpace(line), " "); first == want {
+			first, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+			if first == want || (e.text && want == "readyok" && first == "error:") {
 				return line, nil
+			}
+			if e.text && first == "error:" {
+				return "", fmt.Errorf("the engine answered %q", strings.TrimSpace(line))
 			}
 		case <-timer.C:
 			return "", &TimeoutError{Waiting: want, After: timeout}
@@ -221,9 +250,14 @@ func (e *Engine) ready(ctx context.Context, timeout time.Duration) error {
 	return err
 }
 
-// NewGame tells the engine a new game starts and waits until it is ready.
+// NewGame tells the engine a new game starts ("ucinewgame", or "newgame" in
+// the text protocol) and waits until it is ready.
 func (e *Engine) NewGame(ctx context.Context, timeout time.Duration) error {
-	if err := e.send("ucinewgame"); err != nil {
+	newgame := "ucinewgame"
+	if e.text {
+		newgame = "newgame"
+	}
+	if err := e.send(newgame); err != nil {
 		return err
 	}
 	return e.ready(ctx, timeout)
@@ -279,18 +313,26 @@ func infoInt(line, key string) (int, bool) {
 	return 0, false
 }
 
-// parseScore reads "score cp N" or "score mate N" from an info line.
+// parseScore reads "score cp N" or "score mate N" from an info line, or the
+// text protocol's "score N" (N in hundredths of a man, a win in n plies
+// ±(32000 - n), as cp).
 func parseScore(line string) (Score, bool) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 || fields[0] != "info" {
 		return Score{}, false
 	}
-	for i := 1; i+2 < len(fields); i++ {
+	for i := 1; i+1 < len(fields); i++ {
 		if fields[i] == "string" {
 			return Score{}, false
 		}
 		if fields[i] != "score" {
 			continue
+		}
+		if n, err := strconv.Atoi(fields[i+1]); err == nil {
+			return Score{Valid: true, CP: n}, true
+		}
+		if i+2 >= len(fields) {
+			return Score{}, false
 		}
 		n, err := strconv.Atoi(fields[i+2])
 		if err != nil {

@@ -1,7 +1,9 @@
 package uciclient
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,6 +25,10 @@ func TestParseScore(t *testing.T) {
 		{"info depth 3 nodes 10", Score{}, false},
 		{"bestmove e2e4", Score{}, false},
 		{"info score cp x", Score{}, false},
+		// The text protocol's bare score, in hundredths of a man.
+		{"info depth 5 score -140 nodes 900 pv 22-18", Score{Valid: true, CP: -140}, true},
+		{"info depth 5 score 31991", Score{Valid: true, CP: 31991}, true},
+		{"info depth 5 score", Score{}, false},
 	}
 	for _, tc := range tests {
 		got, ok := parseScore(tc.line)
@@ -60,5 +66,66 @@ func TestStartReportsAnEngineThatExitsAtOnce(t *testing.T) {
 	var ce *CrashError
 	if !errors.As(err, &ce) || ce.Status != "exit status 0" {
 		t.Errorf("error %v, want a crash with exit status 0", err)
+	}
+}
+
+// textEngine is a shell script speaking the text protocol: it answers any
+// line it does not know with "error: ...", newgame with nothing, and go with
+// an info line and a fixed move (go nodes; any other go is refused), and
+// logs every line it reads to stderr.
+const textEngine = `while read -r cmd rest; do
+  echo "got $cmd $rest" >&2
+  case "$cmd" in
+    position|newgame) ;;
+    go) case "$rest" in
+          nodes*) echo "info depth 3 score 25 nodes 40 pv 22-18"; echo "bestmove 22-18" ;;
+          *) echo "error: go: unknown limit" ;;
+        esac ;;
+    quit) exit 0 ;;
+    *) echo "error: unknown command $cmd" ;;
+  esac
+done`
+
+func TestStartTextDrivesTheTextProtocol(t *testing.T) {
+	e, err := StartText([]string{"sh", "-c", textEngine}, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Name != "sh -c "+textEngine {
+		t.Errorf("name %q, want the command line", e.Name)
+	}
+	ctx := context.Background()
+	if err := e.NewGame(ctx, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Go(ctx, "startpos moves 23-19", "nodes 100", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BestMove != "22-18" || res.Score != (Score{Valid: true, CP: 25}) || res.Depth != 3 {
+		t.Errorf("result %+v", res)
+	}
+	// A command the engine refuses is an error at once, not a wait.
+	if _, err := e.Go(ctx, "startpos", "wtime 100", 5*time.Second); err == nil || err.Error() != `the engine answered "error: go: unknown limit"` {
+		t.Errorf("a refused go: error %v", err)
+	}
+	e.Close()
+	log := e.stderr.String()
+	for _, want := range []string{"got isready", "got newgame", "got position startpos moves 23-19", "got go nodes 100", "got quit"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the engine did not get %q; it got:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "uci") {
+		t.Errorf("the text protocol sent a UCI command:\n%s", log)
+	}
+}
+
+func TestStartTextReportsASilentEngine(t *testing.T) {
+	_, err := StartText([]string{"sh", "-c", "exec sleep 5"}, 200*time.Millisecond)
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.Waiting != "readyok" {
+		t.Errorf("error %v, want a timeout awaiting readyok", err)
 	}
 }

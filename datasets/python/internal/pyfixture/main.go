@@ -13,6 +13,8 @@
 //	DIR/in_check.u8, DIR/best_is_capture.u8, DIR/best_is_promotion.u8
 //	                         uint8 [rows], 1 true 0 false
 //	DIR/fen.txt, DIR/best_move.txt  one line per row
+//	DIR/dama/...             the same for a dataset of Italian draughts
+//	                         playouts, its planes float32 [rows, 448]
 //
 //	go run ./datasets/python/internal/pyfixture -out DIR [-games N] [-seed S]
 package main
@@ -30,6 +32,7 @@ import (
 
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
+	"chessforge/encoder"
 )
 
 func main() {
@@ -42,13 +45,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pyfixture: -out is required; -games and -shards must be positive")
 		os.Exit(2)
 	}
-	if err := run(*out, *games, *shards, *seed); err != nil {
-		fmt.Fprintln(os.Stderr, "pyfixture:", err)
-		os.Exit(1)
+	for _, g := range []struct{ dir, game string }{{*out, encoder.GameChess}, {filepath.Join(*out, "dama"), encoder.GameDama}} {
+		if err := run(g.dir, g.game, *games, *shards, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "pyfixture:", err)
+			os.Exit(1)
+		}
 	}
 }
 
-func run(out string, games, shards int, seed uint64) error {
+func run(out, game string, games, shards int, seed uint64) error {
 	data := filepath.Join(out, "data")
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return err
@@ -56,7 +61,7 @@ func run(out string, games, shards int, seed uint64) error {
 	var rows int64
 	for s := 0; s < shards; s++ {
 		n, err := fixture.Write(filepath.Join(data, fmt.Sprintf("part-%d.parquet", s)), fixture.Options{
-			Games: games, Seed: seed + uint64(s), FirstID: int64(s * games), MaxPlies: 120, RowGroupRows: 512,
+			Game: game, Games: games, Seed: seed + uint64(s), FirstID: int64(s * games), MaxPlies: 120, RowGroupRows: 512,
 		})
 		if err != nil {
 			return err
