@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"chessforge/configs/progress"
+	"chessforge/encoder"
 	"chessforge/engine/pgn"
 	"chessforge/selfplay/match/stats"
 	"chessforge/selfplay/match/uciclient"
@@ -40,10 +41,11 @@ type Player struct {
 	TC      TimeControl
 }
 
-// The games a match can be played in (Config.Game, bin/match -game).
+// The games a match can be played in (Config.Game, bin/match -game): the
+// names datasets record (encoder's).
 const (
-	Chess = "chess" // chess between UCI engines; "" too
-	Dama  = "dama"  // Italian draughts between text-protocol engines
+	Chess = encoder.GameChess // chess between UCI engines; "" too
+	Dama  = encoder.GameDama  // Italian draughts between text-protocol engines
 )
 
 // Config is everything a match needs.
