@@ -15,7 +15,9 @@
 // `bin/engine -game dama`, and the tables are engine/dama/eval's.
 //
 // It is run from the repository root and drives the project's binaries in
-// bin/ (built by `make build`) and the Go toolchain for the rebuild; the
+// bin/ (built by `make build`), the Go toolchain for the two engines it
+// compares, and `make build` again for the binaries it leaves (the profile
+// and the vector path included, so a network still plays fast after it); the
 // match is played in process by package chessforge/selfplay/match, which
 // gives the loop its Elo, error bar and SPRT verdict as values.
 package main
@@ -183,7 +185,7 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 		if err := copyFile(cfg.WeightsFile, backup); err != nil {
 			return fmt.Errorf("restore %s from %s: %w", cfg.WeightsFile, backup, err)
 		}
-		err := stage.Run("rebuild bin/engine with the tables from before", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine")
+		err := stage.Run("rebuild the binaries with the tables from before", stdout, stderr, "make", "build")
 		return err
 	}
 	if err := stage.Run("build the tuned engine", stdout, stderr, "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
@@ -204,7 +206,7 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 
 	decision := "kept"
 	if keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided) {
-		if err := stage.Run("rebuild bin/engine with the tuned tables", stdout, stderr, "go", "build", "-o", "bin/", "./cmd/engine"); err != nil {
+		if err := stage.Run("rebuild the binaries with the tuned tables", stdout, stderr, "make", "build"); err != nil {
 			return err
 		}
 	} else {
