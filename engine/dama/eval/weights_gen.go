@@ -2,18 +2,18 @@
 
 // Draughts evaluation weights: 36 features in 11 groups, each a {full board, bare board} pair in centi-men.
 // Layout: bdd01a3984379365 (LayoutFingerprint of the groups this file was written for)
-// Source: hand-set
-// Positions: 0, K: 0, error before: 0, after: 0
+// Source: data/loop-dama/selfplay
+// Positions: 220652, K: 1.174201261151959, error before: 0.07217928396923998, after: 0.06502353340706579
 // Regenerate with `go generate ./engine/dama/eval/` (same values) or with `bin/tune -game dama`.
 
 package eval
 
 var provenance = Provenance{
-	Source:      "hand-set",
-	Positions:   0,
-	K:           0,
-	ErrorBefore: 0,
-	ErrorAfter:  0,
+	Source:      "data/loop-dama/selfplay",
+	Positions:   220652,
+	K:           1.174201261151959,
+	ErrorBefore: 0.07217928396923998,
+	ErrorAfter:  0.06502353340706579,
 	Layout:      "bdd01a3984379365",
 }
 
@@ -21,30 +21,30 @@ var provenance = Provenance{
 // of weightTable (params.go), by name; each array must have its field's length.
 var weights = weightTable{
 	// material: piece values: man, king
-	Material: [...]Score{{100, 100}, {170, 210}},
+	Material: [...]Score{{123, 102}, {307, 209}},
 	// man_row: per man, by its row from its own side (advancement)
-	ManRow: [...]Score{{0, 0}, {0, 5}, {2, 10}, {5, 16}, {8, 24}, {12, 34}, {20, 48}, {0, 0}},
+	ManRow: [...]Score{{72, -11}, {32, -5}, {4, 15}, {-16, 44}, {-13, 46}, {-22, 66}, {13, -16}, {0, 0}},
 	// man_crowning: per man on the row before crowning with an empty square to step onto it
-	ManCrowning: [...]Score{{10, 25}},
+	ManCrowning: [...]Score{{146, 70}},
 	// man_backed: per man off the back row whose squares behind are own pieces or off the board (no enemy man can jump it)
-	ManBacked: [...]Score{{4, 2}},
+	ManBacked: [...]Score{{-18, 4}},
 	// back_rank: the back-row guard: which of the four back-row squares, left to right from the owner's side, hold an own man
 	BackRank: [...]Score{
-		{0, 0}, {4, 0}, {8, 0}, {12, 0},
-		{8, 0}, {12, 0}, {16, 0}, {20, 0},
-		{4, 0}, {8, 0}, {12, 0}, {16, 0},
-		{12, 0}, {16, 0}, {20, 0}, {24, 0},
+		{-3, 19}, {50, -30}, {57, -22}, {107, 23},
+		{-43, 53}, {-20, 78}, {73, -47}, {89, 53},
+		{-71, -12}, {-54, -29}, {-14, 9}, {43, 0},
+		{-32, -44}, {-41, 32}, {36, -94}, {14, 12},
 	},
 	// centre: per man or king on the central squares (files c-f, rows 2-5)
-	Centre: [...]Score{{6, 2}, {8, 8}},
+	Centre: [...]Score{{14, -4}, {36, -3}},
 	// edge: per man or king on the side files a and h
-	Edge: [...]Score{{-4, 0}, {-10, -15}},
+	Edge: [...]Score{{21, -2}, {-34, 6}},
 	// mob_man: per empty square a man can step to
-	MobMan: [...]Score{{2, 3}},
+	MobMan: [...]Score{{-13, 25}},
 	// mob_king: per empty square a king can step to
-	MobKing: [...]Score{{2, 3}},
+	MobKing: [...]Score{{17, -7}},
 	// simplify: the side ahead in pieces: its lead times the pieces off the board (24 minus the pieces on it), so that exchanges pay when ahead
-	Simplify: [...]Score{{1, 2}},
+	Simplify: [...]Score{{15, -6}},
 	// tempo: side to move
-	Tempo: [...]Score{{4, 4}},
+	Tempo: [...]Score{{-2, 4}},
 }
