@@ -105,11 +105,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 			s.Report = ""
 		}
 	}
+	// Settings are checked before anything is read: the filters, then the
+	// weights file's directory (written last, after all the work; the
+	// game's file when -out is empty, which needs the data's game).
+	if err := s.Filter.Validate(); err != nil {
+		return configs.AsUsage(err)
+	}
 	if !s.DryRun {
-		// The weights file is written last, after all the work: its
-		// directory is checked first (the game's file when -out is empty).
-		if _, err := s.ResolveGame(); err != nil {
-			return err
+		if s.Out == "" {
+			if _, err := s.ResolveGame(); err != nil {
+				return err
+			}
 		}
 		if err := configs.OutputFile(s.Out); err != nil {
 			return fmt.Errorf("-out %w", err)
