@@ -42,6 +42,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from . import layout
 from .dataset import ChessDataset
 from .sources import open_source
 
@@ -356,6 +357,8 @@ def _train(args, device):
         model.clip_()
         print(f"starting from {args.init}", flush=True)
     tr = _dataset(args.data, args, args.seed, True)
+    if tr.layout.game != layout.CHESS.game:
+        raise ValueError(f"{args.data}: a {tr.layout.game} dataset ({tr.layout}); the network's features are chess pieces")
     val = None
     if args.val:
         val = _dataset(args.val, args, args.seed, False)

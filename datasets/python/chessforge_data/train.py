@@ -17,6 +17,7 @@ saves a checkpoint (model weights and the settings).
 
 import argparse
 import os
+import sys
 import time
 
 import torch
@@ -24,6 +25,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .dataset import ChessDataset
+from . import layout
 from .layout import NUM_PLANES, POLICY_SIZE
 
 
@@ -106,6 +108,9 @@ def train(args, log=print):
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     ds = ChessDataset(args.data, batch_size=args.batch_size, shuffle_buffer=args.shuffle_buffer,
                       seed=args.seed, **reading(args))
+    if ds.layout.game != layout.CHESS.game:
+        raise ValueError(f"{args.data}: a {ds.layout.game} dataset ({ds.layout}); this network is chess's "
+                         f"(18 input planes, 4672 moves)")
     loader = ds.loader(args.workers)
     log(f"data: {args.data}: {ds.num_rows} positions{'' if not ds.filters else ' kept by ' + repr(ds.filters)}; model: {sum(p.numel() for p in model.parameters())} parameters")
     steps, epochs = [], []
@@ -188,11 +193,15 @@ def main(argv=None):
     args = parse(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    _, steps, epochs = train(args)
+    try:
+        _, steps, epochs = train(args)
+    except (OSError, ValueError) as err:
+        print(f"chessforge-train: {err}", file=sys.stderr)
+        return 1
     if epochs:
         print(f"train: {len(steps)} steps, loss {steps[0]:.4f} -> {steps[-1]:.4f}, "
               f"policy accuracy {100 * epochs[-1]['accuracy']:.1f}%")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -113,3 +113,22 @@ class DamaExport(unittest.TestCase):
         self.assertIs(layout.for_game("dama"), layout.DAMA)
         with self.assertRaises(ValueError):
             layout.for_game("go")
+
+    def test_the_chess_trainers_refuse_it(self):
+        # Both trainers' networks are chess's: a draughts dataset is named
+        # and refused, never trained on as if it were chess.
+        import contextlib
+        import io
+        import tempfile
+
+        from chessforge_data import nnue, train
+
+        for name, main, argv in [
+            ("chessforge-train", train.main, [self.dir, "--epochs", "1"]),
+            ("chessforge-nnue", nnue.main, ["train", self.dir, "--out", tempfile.mkdtemp(), "--epochs", "1"]),
+        ]:
+            err = io.StringIO()
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                rc = main(argv)
+            self.assertEqual(rc, 1, name)
+            self.assertIn("a dama dataset", err.getvalue(), name)
