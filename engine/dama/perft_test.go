@@ -94,7 +94,7 @@ func BenchmarkGenerateMoves(b *testing.B) {
 
 // TestPerftSuite: perft of every position in testdata/perft.txt at every
 // depth given (to depth 6 with -short), and the simple implementation to
-// depth 3.
+// depth 4.
 func TestPerftSuite(t *testing.T) {
 	const path = "testdata/perft.txt"
 	data, err := os.ReadFile(path)
@@ -129,7 +129,7 @@ func TestPerftSuite(t *testing.T) {
 			if got := p.Perft(d); got != want {
 				t.Errorf("%s:%d: %s perft(%d) = %d, want %d", path, i+1, fields[0], d, got, want)
 			}
-			if d <= 3 {
+			if d <= 4 {
 				if got := naiveFrom(p).perft(d); got != want {
 					t.Errorf("%s:%d: %s the simple implementation's perft(%d) = %d, want %d", path, i+1, fields[0], d, got, want)
 				}
