@@ -9,11 +9,16 @@ import (
 // twelve pieces).
 const MaxCaptures = 12
 
-// MaxMoves is the capacity of a MoveList. Simple moves are at most 48
-// (twelve kings with four steps each). Captures that tie under the priority
-// rules, distinct routes counted apart, stay far below it: a hill-climbing
-// search over positions of up to three kings against twelve pieces found no
-// more than 18.
+// MaxMoves is the capacity of a MoveList, above the most legal moves any
+// position has. Simple moves are at most 48 (twelve kings with four steps
+// each). The captures kept are routes of one length, and no piece has more
+// than 8 routes of its longest length: a man jumps at most three times,
+// choosing between two directions each time (2³); a king lands only on the
+// squares of one of four lattices of eight squares, each capture an edge
+// between two of them over one of nine fixed squares, and over every set of
+// those nine squares holding enemy pieces (blockers only take edges away)
+// its longest routes number at most 8 (TestRoutesPerPieceBound enumerates
+// them). Twelve pieces then have at most 96.
 const MaxMoves = 128
 
 // Move is one move as a small value of fixed size (12 bytes, no slices):

@@ -1,6 +1,9 @@
 package dama
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Capture priority key, compared as one number (larger = preferred): the
 // number of pieces captured, then whether a king captures, then the number of
@@ -123,9 +126,6 @@ func addSimple(l *MoveList, n int, tos uint32, delta int, men, crown uint32) int
 	for ; tos != 0; tos &= tos - 1 {
 		to := bits.TrailingZeros32(tos)
 		from := to + delta
-		if n >= MaxMoves {
-			return n
-		}
 		crowns := crown&(1<<uint(to)) != 0 && men&(1<<uint(from&31)) != 0
 		l.Moves[n] = newMove(Square(from), Square(to), 1, crowns, 0, 0)
 		n++
@@ -177,6 +177,11 @@ func (p *Position) generateCaptures(l *MoveList, us Color, empty, kings, men uin
 		g.chain(s, 0, 0, 0, 0)
 	}
 	if l != nil {
+		if g.n > MaxMoves {
+			// MaxMoves' comment proves this unreachable; dropping moves
+			// silently would make perft, CountMoves and play disagree.
+			panic(fmt.Sprintf("dama: %d legal captures in %s, more than MaxMoves = %d", g.n, p.FEN(), MaxMoves))
+		}
 		l.N = g.n
 	}
 	return g.n
@@ -231,10 +236,9 @@ func (g *capGen) record(to Square, n int, captured, key, jumps uint32, crowns bo
 		g.best = key
 		g.n = 0
 	}
-	if g.list != nil {
-		if g.n >= MaxMoves {
-			return
-		}
+	if g.list != nil && g.n < MaxMoves {
+		// A group that a better chain replaces later may pass MaxMoves;
+		// the final one cannot (generateCaptures checks).
 		g.list.Moves[g.n] = newMove(g.from, to, n, crowns, captured, jumps)
 	}
 	g.n++
