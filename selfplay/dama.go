@@ -201,6 +201,13 @@ func (p *damaPlayer) chooseMove(pos *dama.Position, rng *rand.Rand) (damasearch.
 			res.Depth = max(res.Depth, r.Depth+1)
 			res.Nodes += r.Nodes
 		}
+		// A win or loss n plies from the child is n+1 from this position,
+		// as the search itself scores it.
+		if score > damasearch.WinInMaxPly {
+			score--
+		} else if score < -damasearch.WinInMaxPly {
+			score++
+		}
 		pos.UnmakeMove()
 		// Insertion by score, best first; ties keep the generation order.
 		i := len(p.scored)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -356,5 +357,24 @@ func TestDamaConfig(t *testing.T) {
 	}
 	if d := DamaDefaults(); d.Game != "dama" || d.ResignScore == DefaultConfig().ResignScore || DefaultsFor("dama") != d || DefaultsFor("chess") != DefaultConfig() {
 		t.Errorf("draughts defaults %+v", d)
+	}
+}
+
+// chooseMove scores a win as the search does: a win found n plies below a
+// root move is n+1 plies from the position (here wins in 1 and 3 plies).
+func TestDamaChooseMoveScoresWinsAsTheSearchDoes(t *testing.T) {
+	cfg := DamaDefaults()
+	cfg.Nodes, cfg.MultiPV, cfg.MultiPVMargin = 2000, 4, 0
+	for _, fen := range []string{"W:WK9,K10,K11:B5", "W:W22,23:B14"} {
+		pos, err := dama.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := newDamaPlayer(&cfg, nil).chooseMove(pos, rand.New(rand.NewPCG(1, 1)))
+		p := newDamaPlayer(&cfg, nil)
+		want := p.eng.Search(pos, p.limits).Score
+		if res.Score != want {
+			t.Errorf("%s: chooseMove scores %d, the search %d", fen, res.Score, want)
+		}
 	}
 }
