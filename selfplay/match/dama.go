@@ -78,7 +78,7 @@ func (g *damaGame) setup() error {
 	o := g.spec.damaOpening
 	pos, err := o.play()
 	if err != nil {
-		return err
+		return fmt.Errorf("opening %s: %w", o.Name, err)
 	}
 	g.posStart = "startpos"
 	if o.FEN != "" {

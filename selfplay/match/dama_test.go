@@ -328,7 +328,7 @@ func TestLoadDamaOpenings(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.txt")
 	os.WriteFile(bad, []byte("22-18\n22-18 18-14\n"), 0o644)
-	if _, err := LoadDamaOpenings(bad); err == nil || !strings.HasPrefix(err.Error(), bad+":2: opening ") {
+	if _, err := LoadDamaOpenings(bad); err == nil || !strings.HasPrefix(err.Error(), bad+`:2: opening: move 2: move "18-14" is not legal in B:`) {
 		t.Errorf("error %v, want one naming %s:2", err, bad)
 	}
 }

@@ -20,19 +20,20 @@ type DamaOpening struct {
 }
 
 // play returns the position at the end of the opening, every move checked
-// against the rules.
+// against the rules; the error says what is wrong (the FEN, or which move
+// and why), the caller names the opening.
 func (o *DamaOpening) play() (*dama.Position, error) {
 	pos := dama.StartPosition()
 	if o.FEN != "" {
 		var err error
 		if pos, err = dama.ParseFEN(o.FEN); err != nil {
-			return nil, fmt.Errorf("opening %s: %w", o.Name, err)
+			return nil, err
 		}
 	}
 	for i, s := range o.Moves {
 		m, err := pos.ParseMove(s)
 		if err != nil {
-			return nil, fmt.Errorf("opening %s: move %d (%s) is not legal in %s", o.Name, i+1, s, pos.FEN())
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
 		}
 		pos.MakeMove(m)
 	}
@@ -102,7 +103,7 @@ func LoadDamaOpenings(path string) ([]DamaOpening, error) {
 		}
 		o.Moves = words
 		if _, err := o.play(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, fmt.Errorf("%s:%d: opening: %w", path, line, err)
 		}
 		book = append(book, o)
 	}
