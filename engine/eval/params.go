@@ -1,16 +1,10 @@
 package eval
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"reflect"
-	"slices"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"chessforge/engine/board"
+	"chessforge/engine/internal/evalweights"
 )
 
 // Score is a pair of weights, one for the middlegame and one for the endgame,
@@ -35,7 +29,8 @@ type Score struct {
 //
 // Groups, the feature offsets below, NumFeatures, the trace, the tuner's
 // -params selection, the layout's fingerprint and the generated weights
-// file all follow from this declaration. weights_gen.go assigns each
+// file all follow from this declaration (the tags are read by
+// engine/internal/evalweights, the machinery both evaluations share). weights_gen.go assigns each
 // group's values to its field by name, in an array of its own length
 // ([...]Score), so that changing a group's size, or renaming or removing a
 // group, fails to build until the file is edited to match; a new group
@@ -155,138 +150,68 @@ const (
 )
 
 // Layout says how a group's weights are laid out and labelled.
-type Layout uint8
+type Layout = evalweights.Layout
 
 // The layouts of groups.
 const (
 	// List is a plain list, labelled by position (0, 1, ...).
-	List Layout = iota
+	List = evalweights.List
 	// Board is a 64-entry piece-square table from White's side, stored in
-	// reading order: rank 8 first, file a first within a rank.
-	Board
+	// reading order: rank 8 first, file a first within a rank; labelled by
+	// square.
+	Board Layout = "board"
 	// Ranks is indexed by the pawn's or piece's relative rank, 0 (own first
 	// rank) to 7; entries that cannot occur stay 0.
-	Ranks
+	Ranks Layout = "ranks"
 	// Pieces is indexed by piece type from pawn (0), or from knight when
 	// the group says so in its doc.
-	Pieces
+	Pieces Layout = "pieces"
 )
 
-// String returns the layout's name as a weightTable tag writes it.
-func (l Layout) String() string {
-	if int(l) < len(layoutNames) {
-		return layoutNames[l]
-	}
-	return fmt.Sprintf("Layout(%d)", l)
+// schema is what the chess weight table declares beyond the shared
+// machinery: its layouts with their labels, and the king-danger curve.
+var schema = evalweights.Schema{
+	Pkg:  "eval",
+	Unit: "centipawn",
+	Layouts: []evalweights.LayoutSpec{
+		{Name: Board, Labels: boardLabels(), Cols: 8},
+		{Name: Ranks, Labels: []string{"rank1", "rank2", "rank3", "rank4", "rank5", "rank6", "rank7", "rank8"}, Cols: 8},
+		{Name: Pieces, Labels: []string{"pawn", "knight", "bishop", "rook", "queen", "king"}, Prefix: true},
+	},
+	Curve: "kingdanger",
 }
 
-var layoutNames = [...]string{List: "list", Board: "board", Ranks: "ranks", Pieces: "pieces"}
+// boardLabels returns the square names of a board in reading order.
+func boardLabels() []string {
+	out := make([]string, 64)
+	for k := range out {
+		out[k] = board.MakeSquare(k%8, 7-k/8).String()
+	}
+	return out
+}
 
 // Group is a named range of features, one field of the weight table: a
-// registry entry in the manner of CounterGo's feature list. The
-// coefficient vector, the weight vector, the tuner's choice of what to
-// tune and the generated weights file all follow this one list.
-type Group struct {
-	Name   string // unique, e.g. "psqt_knight"
-	Field  string // the field that holds its weights in weights_gen.go, e.g. "PSQTKnight"
-	Family string // the -params family it belongs to, e.g. "psqt"
-	Doc    string // one line, written above the group in the generated file
-	Offset int    // index of the first feature
-	Size   int    // number of features
-	Cols   int    // values per line in the generated file
-	Layout Layout
-	// Nonlinear marks the king-safety groups whose weights enter the
-	// evaluation through the king-danger curve (see the package doc), not
-	// as a plain dot product.
-	Nonlinear bool
-}
+// registry entry in the manner of CounterGo's feature list. Its Label(k)
+// names an entry: a square for boards ("e4"), "rank3" for rank tables, a
+// piece for piece tables, the index otherwise.
+type Group = evalweights.Group
+
+// table is the registry weightTable declares.
+var table = evalweights.MustRead[weightTable, Score](schema)
+
+// Registry returns the registry of feature groups that weightTable
+// declares, for the weights file's generator (package evalgen).
+func Registry() *evalweights.Table[weightTable, Score] { return table }
 
 // Groups is the registry of every feature group, in index order: one entry
 // per field of weightTable, read from its declaration.
-var Groups = mustGroups()
-
-// mustGroups returns the groups weightTable declares. A malformed
-// declaration is a programming error that every test run meets at start-up,
-// so it panics, as regexp.MustCompile does.
-func mustGroups() []Group {
-	gs, err := groupsOf(reflect.TypeFor[weightTable]())
-	if err != nil {
-		panic(err)
-	}
-	return gs
-}
-
-// groupsOf reads the groups that the fields of struct type t declare.
-func groupsOf(t reflect.Type) ([]Group, error) {
-	score := reflect.TypeFor[Score]()
-	gs := make([]Group, 0, t.NumField())
-	names := map[string]bool{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Type.Kind() != reflect.Array || f.Type.Elem() != score || f.Type.Len() == 0 {
-			return nil, fmt.Errorf("eval: weight table field %s is a %s, want a non-empty array of Score", f.Name, f.Type)
-		}
-		g := Group{
-			Name:   f.Tag.Get("group"),
-			Field:  f.Name,
-			Family: f.Tag.Get("family"),
-			Doc:    f.Tag.Get("doc"),
-			Offset: int(f.Offset / score.Size()),
-			Size:   f.Type.Len(),
-		}
-		if g.Name == "" || g.Family == "" || names[g.Name] {
-			return nil, fmt.Errorf("eval: weight table field %s: want a unique group tag and a family tag", f.Name)
-		}
-		names[g.Name] = true
-		if l := f.Tag.Get("layout"); l != "" {
-			i := slices.Index(layoutNames[:], l)
-			if i < 0 {
-				return nil, fmt.Errorf("eval: group %s: unknown layout %q (want one of %s)", g.Name, l, strings.Join(layoutNames[:], ", "))
-			}
-			g.Layout = Layout(i)
-		}
-		if (g.Layout == Board && g.Size != 64) || (g.Layout == Ranks && g.Size != 8) || (g.Layout == Pieces && g.Size > 6) {
-			return nil, fmt.Errorf("eval: group %s: %d entries do not fit layout %s", g.Name, g.Size, g.Layout)
-		}
-		switch c := f.Tag.Get("curve"); c {
-		case "":
-		case "kingdanger":
-			g.Nonlinear = true
-		default:
-			return nil, fmt.Errorf("eval: group %s: unknown curve %q (want kingdanger)", g.Name, c)
-		}
-		g.Cols = g.Size
-		if g.Layout == Board || g.Layout == Ranks {
-			g.Cols = 8
-		}
-		if c := f.Tag.Get("cols"); c != "" {
-			n, err := strconv.Atoi(c)
-			if err != nil || n <= 0 {
-				return nil, fmt.Errorf("eval: group %s: cols %q is not a positive number", g.Name, c)
-			}
-			g.Cols = n
-		}
-		gs = append(gs, g)
-	}
-	return gs, nil
-}
+var Groups = table.Groups
 
 // LayoutFingerprint returns a short hash of the weight layout: every
 // group's name, size, layout and curve, in order. The generated weights
 // file records the fingerprint of the layout it was written for (see
 // Provenance), and a test checks that it is the current one.
-func LayoutFingerprint() string { return layoutFingerprint }
-
-var layoutFingerprint = fingerprint(Groups)
-
-// fingerprint hashes the layout of groups gs.
-func fingerprint(gs []Group) string {
-	h := sha256.New()
-	for _, g := range gs {
-		fmt.Fprintf(h, "%s %d %s %t\n", g.Name, g.Size, g.Layout, g.Nonlinear)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}
+func LayoutFingerprint() string { return table.Fingerprint() }
 
 // psqtIndex returns the feature index of piece type t standing on relative
 // square s (s from the owner's side: White's own squares, Black's mirrored).
@@ -296,99 +221,20 @@ func psqtIndex(t board.PieceType, s board.Square) int {
 }
 
 // GroupOf returns the group that holds feature f.
-func GroupOf(f int) (Group, bool) {
-	for _, g := range Groups {
-		if f >= g.Offset && f < g.Offset+g.Size {
-			return g, true
-		}
-	}
-	return Group{}, false
-}
-
-// Label returns the label of the k-th entry of group g: a square name for
-// boards ("e4"), "rank3" for rank tables, a piece name for piece tables, the
-// index otherwise.
-func (g Group) Label(k int) string {
-	switch g.Layout {
-	case Board:
-		return board.MakeSquare(k%8, 7-k/8).String()
-	case Ranks:
-		return fmt.Sprintf("rank%d", k+1)
-	case Pieces:
-		return [...]string{"pawn", "knight", "bishop", "rook", "queen", "king"}[k]
-	}
-	return fmt.Sprint(k)
-}
+func GroupOf(f int) (Group, bool) { return table.GroupOf(f) }
 
 // ParamName names entry j of the tuner's weight vector, e.g.
 // "psqt_knight[f3].mg" or "passed_rank[rank6].eg".
-func ParamName(j int) string {
-	if j < 0 || j >= NumParams {
-		return fmt.Sprintf("param%d", j)
-	}
-	f, phase := j, "mg"
-	if j >= NumFeatures {
-		f, phase = j-NumFeatures, "eg"
-	}
-	g, _ := GroupOf(f)
-	if g.Size == 1 {
-		return g.Name + "." + phase
-	}
-	return fmt.Sprintf("%s[%s].%s", g.Name, g.Label(f-g.Offset), phase)
-}
+func ParamName(j int) string { return table.ParamName(j) }
 
 // Select parses a comma-separated list of group names and families (as in
 // a tuner's -params flag: "psqt,kingsafety,passed_rank", or "all") and
 // returns a mask over the NumParams weights, true where a weight may be tuned.
 // A name may end in ".mg" or ".eg" to select only that half.
-func Select(spec string) ([]bool, error) {
-	mask := make([]bool, NumParams)
-	for _, item := range strings.Split(spec, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		name, half := item, ""
-		if i := strings.LastIndexByte(item, '.'); i >= 0 {
-			name, half = item[:i], item[i+1:]
-			if half != "mg" && half != "eg" {
-				return nil, fmt.Errorf("eval: -params %q: unknown half %q (want mg or eg)", item, half)
-			}
-		}
-		found := false
-		for _, g := range Groups {
-			if name != "all" && name != g.Name && name != g.Family {
-				continue
-			}
-			found = true
-			for f := g.Offset; f < g.Offset+g.Size; f++ {
-				if half != "eg" {
-					mask[f] = true
-				}
-				if half != "mg" {
-					mask[NumFeatures+f] = true
-				}
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("eval: -params %q: no group or family of that name (families: %s)", item, strings.Join(Families(), ", "))
-		}
-	}
-	return mask, nil
-}
+func Select(spec string) ([]bool, error) { return table.Select(spec) }
 
 // Families returns the family names in registry order, each once.
-func Families() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, g := range Groups {
-		if !seen[g.Family] {
-			seen[g.Family] = true
-			out = append(out, g.Family)
-		}
-	}
-	return out
-}
+func Families() []string { return table.Families() }
 
 // Weights returns a copy of the current weights as the tuner's vector:
 // entry f is feature f's midgame weight, entry NumFeatures+f its endgame
@@ -404,26 +250,12 @@ func Weights() []float64 {
 
 // features returns the weights of t in feature order, group by group.
 func (t *weightTable) features() *[NumFeatures]Score {
-	var out [NumFeatures]Score
-	v := reflect.ValueOf(t).Elem()
-	for i, g := range Groups {
-		reflect.Copy(reflect.ValueOf(out[g.Offset:g.Offset+g.Size]), v.Field(i))
-	}
-	return &out
+	return (*[NumFeatures]Score)(table.Features(t))
 }
 
 // Provenance says where a weight set came from; the generator writes it into
 // the generated file's header and back into CurrentProvenance.
-type Provenance struct {
-	Source      string  // data the weights were fitted to, or "hand-set"
-	Positions   int     // number of positions fitted
-	K           float64 // sigmoid scale used by the tuner
-	ErrorBefore float64 // mean squared error before tuning
-	ErrorAfter  float64 // mean squared error after tuning
-	// Layout is the LayoutFingerprint of the group layout the weights were
-	// written for; the generator fills it in.
-	Layout string
-}
+type Provenance = evalweights.Provenance
 
 // CurrentProvenance returns the provenance of the compiled-in weights.
 func CurrentProvenance() Provenance { return provenance }

@@ -1,10 +1,10 @@
 package eval
 
 import (
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
+
+	"chessforge/engine/internal/evalweights"
 )
 
 func TestGroupsTileTheFeatureRange(t *testing.T) {
@@ -108,87 +108,57 @@ func TestGroupsFollowTheWeightTable(t *testing.T) {
 	}
 }
 
-func TestMalformedGroupDeclarationsAreErrors(t *testing.T) {
-	for name, typ := range map[string]reflect.Type{
-		"not Score": reflect.TypeFor[struct{ A [2]int32 }](),
-		"no group": reflect.TypeFor[struct {
-			A [2]Score `family:"f"`
-		}](),
-		"no family": reflect.TypeFor[struct {
-			A [2]Score `group:"a"`
-		}](),
-		"name twice": reflect.TypeFor[struct {
-			A, B [2]Score `group:"a" family:"f"`
-		}](),
-		"bad layout": reflect.TypeFor[struct {
-			A [2]Score `group:"a" family:"f" layout:"grid"`
-		}](),
-		"board not 64": reflect.TypeFor[struct {
-			A [63]Score `group:"a" family:"f" layout:"board"`
-		}](),
-		"bad curve": reflect.TypeFor[struct {
-			A [2]Score `group:"a" family:"f" curve:"cubic"`
-		}](),
-		"bad cols": reflect.TypeFor[struct {
-			A [2]Score `group:"a" family:"f" cols:"0"`
-		}](),
-		"empty group": reflect.TypeFor[struct {
-			A [0]Score `group:"a" family:"f"`
-		}](),
-		"pieces above 6": reflect.TypeFor[struct {
-			A [7]Score `group:"a" family:"f" layout:"pieces"`
-		}](),
+// TestChessSchemaChecksItsLayoutsAndCurve checks what the chess schema
+// adds to the shared reading of weight tables (package evalweights tests
+// the rest): boards of 64 squares, piece tables of at most six pieces, the
+// king-danger curve, and their labels.
+func TestChessSchemaChecksItsLayoutsAndCurve(t *testing.T) {
+	for name, read := range map[string]func() error{
+		"board not 64": func() error {
+			_, err := evalweights.Read[struct {
+				A [63]Score `group:"a" family:"f" layout:"board"`
+			}, Score](schema)
+			return err
+		},
+		"pieces above 6": func() error {
+			_, err := evalweights.Read[struct {
+				A [7]Score `group:"a" family:"f" layout:"pieces"`
+			}, Score](schema)
+			return err
+		},
+		"bad curve": func() error {
+			_, err := evalweights.Read[struct {
+				A [2]Score `group:"a" family:"f" curve:"cubic"`
+			}, Score](schema)
+			return err
+		},
+		"not Score": func() error {
+			_, err := evalweights.Read[struct{ A [2]int32 }, Score](schema)
+			return err
+		},
 	} {
-		if _, err := groupsOf(typ); err == nil {
+		if err := read(); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	gs, err := groupsOf(reflect.TypeFor[struct {
-		A [2]Score  `group:"a" family:"f"`
+	tab, err := evalweights.Read[struct {
+		A [2]Score  `group:"a" family:"f" layout:"pieces"`
 		B [64]Score `group:"b" family:"f" layout:"board" curve:"kingdanger" cols:"4"`
-	}]())
+	}, Score](schema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Group{
-		{Name: "a", Field: "A", Family: "f", Offset: 0, Size: 2, Cols: 2},
-		{Name: "b", Field: "B", Family: "f", Offset: 2, Size: 64, Cols: 4, Layout: Board, Nonlinear: true},
+	a, b := tab.Groups[0], tab.Groups[1]
+	if a.Cols != 2 || a.Layout != Pieces || a.Nonlinear || a.Label(1) != "knight" {
+		t.Errorf("group a read as %+v", a)
 	}
-	if !reflect.DeepEqual(gs, want) {
-		t.Errorf("groups %+v, want %+v", gs, want)
+	if b.Offset != 2 || b.Cols != 4 || b.Layout != Board || !b.Nonlinear || b.Label(0) != "a8" || b.Label(63) != "h1" {
+		t.Errorf("group b read as %+v", b)
 	}
 }
 
 func TestCompiledWeightsAreForThisLayout(t *testing.T) {
 	if got, want := CurrentProvenance().Layout, LayoutFingerprint(); got != want {
 		t.Errorf("weights_gen.go was written for layout %s, the groups are layout %s: run go generate ./engine/eval/", got, want)
-	}
-}
-
-func TestLayoutFingerprintFollowsNamesSizesAndShapes(t *testing.T) {
-	base := fingerprint(Groups)
-	if len(base) != 16 || base != LayoutFingerprint() {
-		t.Fatalf("fingerprint %q, LayoutFingerprint %q", base, LayoutFingerprint())
-	}
-	ranks := slices.IndexFunc(Groups, func(g Group) bool { return g.Layout == Ranks })
-	for name, change := range map[string]func(gs []Group){
-		"renamed":   func(gs []Group) { gs[3].Name = "psqt_other" },
-		"resized":   func(gs []Group) { gs[ranks].Size++ },
-		"reshaped":  func(gs []Group) { gs[ranks].Layout = List },
-		"curved":    func(gs []Group) { gs[0].Nonlinear = true },
-		"reordered": func(gs []Group) { gs[1], gs[2] = gs[2], gs[1] },
-		"removed":   func(gs []Group) { copy(gs[5:], gs[6:]); gs[len(gs)-1] = Group{Name: "x", Size: 1} },
-	} {
-		gs := slices.Clone(Groups)
-		change(gs)
-		if fingerprint(gs) == base {
-			t.Errorf("%s group: fingerprint unchanged", name)
-		}
-	}
-	// Documentation and presentation are not layout.
-	gs := slices.Clone(Groups)
-	gs[0].Doc, gs[0].Cols, gs[0].Family, gs[0].Field = "other", 1, "other", "Other"
-	if fingerprint(gs) != base {
-		t.Error("doc, cols, family or field changed the fingerprint")
 	}
 }
