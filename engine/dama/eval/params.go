@@ -1,14 +1,9 @@
 package eval
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"math"
-	"reflect"
-	"slices"
-	"strings"
 	"unsafe"
+
+	"chessforge/engine/internal/evalweights"
 )
 
 // Score is a pair of weights, one for a full board (midgame) and one for
@@ -30,7 +25,9 @@ type Score struct {
 //
 // Groups, the feature offsets, NumFeatures, the trace, the tuner's -params
 // selection, the layout's fingerprint and the generated weights file all
-// follow from this declaration. weights_gen.go assigns each group's values
+// follow from this declaration (the tags are read by
+// engine/internal/evalweights, the machinery both evaluations share, which
+// also documents a cols tag). weights_gen.go assigns each group's values
 // to its field by name in an array of the field's own length, so a group
 // resized, renamed or removed fails to build until the file is regenerated.
 //
@@ -82,115 +79,34 @@ const (
 )
 
 // Layout says how a group's entries are labelled.
-type Layout uint8
+type Layout = evalweights.Layout
 
 // The layouts of groups.
 const (
-	List     Layout = iota // labelled by position: 0, 1, ...
-	Pieces                 // man, king
-	Rows                   // row0..row7, from the owner's side
-	BackRank               // a pattern of the four back-row squares: "x.x." (x = an own man)
+	List            = evalweights.List // labelled by position: 0, 1, ...
+	Pieces   Layout = "pieces"         // man, king
+	Rows     Layout = "rows"           // row0..row7, from the owner's side
+	BackRank Layout = "backrank"       // a pattern of the four back-row squares: "x.x." (x = an own man)
 )
 
-var layoutNames = [...]string{List: "list", Pieces: "pieces", Rows: "rows", BackRank: "backrank"}
-
-// String returns the layout's name as a weightTable tag writes it.
-func (l Layout) String() string {
-	if int(l) < len(layoutNames) {
-		return layoutNames[l]
-	}
-	return fmt.Sprintf("Layout(%d)", l)
+// schema is what the draughts weight table declares beyond the shared
+// machinery: its layouts with their labels.
+var schema = evalweights.Schema{
+	Pkg:  "dama/eval",
+	Unit: "centi-man",
+	Layouts: []evalweights.LayoutSpec{
+		{Name: Pieces, Labels: []string{"man", "king"}},
+		{Name: Rows, Labels: []string{"row0", "row1", "row2", "row3", "row4", "row5", "row6", "row7"}, Cols: 8},
+		{Name: BackRank, Labels: backRankLabels(), Cols: 4},
+	},
 }
 
-// Group is a named range of features, one field of the weight table.
-type Group struct {
-	Name   string // unique, e.g. "man_row"
-	Field  string // the field that holds its weights in weights_gen.go, e.g. "ManRow"
-	Family string // the -params family it belongs to, e.g. "men"
-	Doc    string // one line, written above the group in the generated file
-	Offset int    // index of the first feature
-	Size   int    // number of features
-	Layout Layout
-}
-
-// Groups is the registry of every feature group, in index order.
-var Groups = mustGroups()
-
-// mustGroups reads the groups weightTable declares; a malformed
-// declaration is a programming error every test meets at start-up.
-func mustGroups() []Group {
-	gs, err := groupsOf(reflect.TypeFor[weightTable]())
-	if err != nil {
-		panic(err)
-	}
-	return gs
-}
-
-// groupsOf reads the groups that the fields of struct type t declare.
-func groupsOf(t reflect.Type) ([]Group, error) {
-	score := reflect.TypeFor[Score]()
-	var gs []Group
-	names := map[string]bool{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Type.Kind() != reflect.Array || f.Type.Elem() != score || f.Type.Len() == 0 {
-			return nil, fmt.Errorf("dama/eval: weight table field %s is a %s, want a non-empty array of Score", f.Name, f.Type)
-		}
-		g := Group{
-			Name: f.Tag.Get("group"), Field: f.Name, Family: f.Tag.Get("family"), Doc: f.Tag.Get("doc"),
-			Offset: int(f.Offset / score.Size()), Size: f.Type.Len(),
-		}
-		if g.Name == "" || g.Family == "" || names[g.Name] {
-			return nil, fmt.Errorf("dama/eval: weight table field %s: want a unique group tag and a family tag", f.Name)
-		}
-		names[g.Name] = true
-		if l := f.Tag.Get("layout"); l != "" {
-			k := slices.Index(layoutNames[:], l)
-			if k < 0 {
-				return nil, fmt.Errorf("dama/eval: group %s: unknown layout %q", g.Name, l)
-			}
-			g.Layout = Layout(k)
-		}
-		if (g.Layout == Pieces && g.Size != 2) || (g.Layout == Rows && g.Size != 8) || (g.Layout == BackRank && g.Size != 16) {
-			return nil, fmt.Errorf("dama/eval: group %s: %d entries do not fit layout %s", g.Name, g.Size, g.Layout)
-		}
-		gs = append(gs, g)
-	}
-	return gs, nil
-}
-
-// LayoutFingerprint returns a short hash of the weight layout (every
-// group's name, size and layout, in order); the generated weights file
-// records the one it was written for, and a test checks it.
-func LayoutFingerprint() string { return layoutFingerprint }
-
-var layoutFingerprint = func() string {
-	h := sha256.New()
-	for _, g := range Groups {
-		fmt.Fprintf(h, "%s %d %s\n", g.Name, g.Size, g.Layout)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}()
-
-// GroupOf returns the group that holds feature f.
-func GroupOf(f int) (Group, bool) {
-	for _, g := range Groups {
-		if f >= g.Offset && f < g.Offset+g.Size {
-			return g, true
-		}
-	}
-	return Group{}, false
-}
-
-// Label returns the label of the k-th entry of group g: "man" or "king",
-// "row3", a back-row pattern such as "x..x", or the index.
-func (g Group) Label(k int) string {
-	switch g.Layout {
-	case Pieces:
-		return [...]string{"man", "king"}[k]
-	case Rows:
-		return fmt.Sprintf("row%d", k)
-	case BackRank:
+// backRankLabels returns the labels of the 16 back-row patterns: entry k
+// has an own man on the i-th back-row square (left to right from the
+// owner's side) where bit i of k is set, e.g. "x..x" for 9.
+func backRankLabels() []string {
+	out := make([]string, 16)
+	for k := range out {
 		var b [4]byte
 		for i := range b {
 			b[i] = '.'
@@ -198,74 +114,42 @@ func (g Group) Label(k int) string {
 				b[i] = 'x'
 			}
 		}
-		return string(b[:])
+		out[k] = string(b[:])
 	}
-	return fmt.Sprint(k)
+	return out
 }
+
+// Group is a named range of features, one field of the weight table. Its
+// Label(k) names an entry: "man" or "king", "row3", a back-row pattern
+// such as "x..x", or the index.
+type Group = evalweights.Group
+
+// table is the registry weightTable declares.
+var table = evalweights.MustRead[weightTable, Score](schema)
+
+// Groups is the registry of every feature group, in index order.
+var Groups = table.Groups
+
+// LayoutFingerprint returns a short hash of the weight layout (every
+// group's name, size and layout, in order); the generated weights file
+// records the one it was written for, and a test checks it.
+func LayoutFingerprint() string { return table.Fingerprint() }
+
+// GroupOf returns the group that holds feature f.
+func GroupOf(f int) (Group, bool) { return table.GroupOf(f) }
 
 // ParamName names entry j of the tuner's weight vector, e.g.
 // "man_row[row3].mg" or "tempo.eg".
-func ParamName(j int) string {
-	if j < 0 || j >= NumParams {
-		return fmt.Sprintf("param%d", j)
-	}
-	f, half := j, "mg"
-	if j >= NumFeatures {
-		f, half = j-NumFeatures, "eg"
-	}
-	g, _ := GroupOf(f)
-	if g.Size == 1 {
-		return g.Name + "." + half
-	}
-	return fmt.Sprintf("%s[%s].%s", g.Name, g.Label(f-g.Offset), half)
-}
+func ParamName(j int) string { return table.ParamName(j) }
 
 // Select parses a comma-separated list of group names and families (as in
 // the tuner's -params: "material,men", or "all"), each optionally ending
 // in ".mg" or ".eg" for that half only, and returns a mask over the
 // NumParams weights, true where a weight may be tuned.
-func Select(spec string) ([]bool, error) {
-	mask := make([]bool, NumParams)
-	for _, item := range strings.Split(spec, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		name, half := item, ""
-		if i := strings.LastIndexByte(item, '.'); i >= 0 {
-			name, half = item[:i], item[i+1:]
-			if half != "mg" && half != "eg" {
-				return nil, fmt.Errorf("dama/eval: -params %q: unknown half %q (want mg or eg)", item, half)
-			}
-		}
-		found := false
-		for _, g := range Groups {
-			if name != "all" && name != g.Name && name != g.Family {
-				continue
-			}
-			found = true
-			for f := g.Offset; f < g.Offset+g.Size; f++ {
-				mask[f] = mask[f] || half != "eg"
-				mask[NumFeatures+f] = mask[NumFeatures+f] || half != "mg"
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("dama/eval: -params %q: no group or family of that name (families: %s)", item, strings.Join(Families(), ", "))
-		}
-	}
-	return mask, nil
-}
+func Select(spec string) ([]bool, error) { return table.Select(spec) }
 
 // Families returns the family names in registry order, each once.
-func Families() []string {
-	var out []string
-	for _, g := range Groups {
-		if !slices.Contains(out, g.Family) {
-			out = append(out, g.Family)
-		}
-	}
-	return out
-}
+func Families() []string { return table.Families() }
 
 // Weights is one set of evaluation weights. It is a small value (a
 // pointer to its tables), so several sets coexist in one process and each
@@ -288,39 +172,22 @@ var defaultWeights = Weights{t: weights.set()}
 // set returns t's weights by feature.
 func (t *weightTable) set() *weightSet {
 	s := new(weightSet)
-	v := reflect.ValueOf(t).Elem()
-	for i, g := range Groups {
-		f := v.Field(i)
-		for k := range g.Size {
-			sc := f.Index(k).Interface().(Score)
-			s.mg[g.Offset+k], s.eg[g.Offset+k] = sc.MG, sc.EG
-		}
+	for f, sc := range table.Features(t) {
+		s.mg[f], s.eg[f] = sc.MG, sc.EG
 	}
 	return s
 }
 
-// maxWeight bounds a weight's magnitude; larger values mean a tuner
-// diverged (and could overflow the evaluation's sums).
-const maxWeight = 1 << 20
-
 // FromVector returns the weights of a tuner's vector w (NumParams entries,
 // layout as Vector), each rounded to the nearest integer.
 func FromVector(w []float64) (Weights, error) {
-	if len(w) != NumParams {
-		return Weights{}, fmt.Errorf("dama/eval: weight vector has %d entries, want %d", len(w), NumParams)
+	v, err := table.Round(w)
+	if err != nil {
+		return Weights{}, err
 	}
 	s := new(weightSet)
-	for j, x := range w {
-		if math.IsNaN(x) || math.Abs(x) > maxWeight {
-			return Weights{}, fmt.Errorf("dama/eval: weight %d (%s) is %v, not a usable centi-man value", j, ParamName(j), x)
-		}
-		v := int32(math.Round(x))
-		if j < NumFeatures {
-			s.mg[j] = v
-		} else {
-			s.eg[j-NumFeatures] = v
-		}
-	}
+	copy(s.mg[:], v[:NumFeatures])
+	copy(s.eg[:], v[NumFeatures:])
 	return Weights{t: s}, nil
 }
 
@@ -337,16 +204,7 @@ func (w Weights) Vector() []float64 {
 
 // Provenance says where a weight set came from; the generator writes it
 // into the generated file's header and back into CurrentProvenance.
-type Provenance struct {
-	Source      string  // data the weights were fitted to, or "hand-set"
-	Positions   int     // number of positions fitted
-	K           float64 // sigmoid scale used by the tuner
-	ErrorBefore float64 // validation error before tuning
-	ErrorAfter  float64 // validation error after tuning
-	// Layout is the LayoutFingerprint of the group layout the weights were
-	// written for; the generator fills it in.
-	Layout string
-}
+type Provenance = evalweights.Provenance
 
 // CurrentProvenance returns the provenance of the compiled-in weights.
 func CurrentProvenance() Provenance { return provenance }
