@@ -17,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"chessforge/internal/atomicfile"
 )
 
 // WriteReport writes the report of a fit into dir: errors.csv (the errors
@@ -32,19 +34,19 @@ func WriteReport(dir string, m Model, res *Result, w0 []float64, top int, sum *S
 	if err := WriteCSV(&b, res.History); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, "errors.csv"), b.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "errors.csv"), b.Bytes(), 0o644); err != nil {
 		return err
 	}
 	b.Reset()
 	if err := WritePlot(&b, res, sum); err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, "curves.png"), b.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "curves.png"), b.Bytes(), 0o644); err != nil {
 		return err
 	}
 	b.Reset()
 	WriteChanges(&b, m, w0, res.W, top)
-	return writeAtomic(filepath.Join(dir, "changes.txt"), b.Bytes())
+	return atomicfile.WriteFile(filepath.Join(dir, "changes.txt"), b.Bytes(), 0o644)
 }
 
 // WriteCSV writes one line per iteration: iteration, training and
@@ -199,14 +201,6 @@ func WriteChanges(w io.Writer, m Model, w0, w1 []float64, top int) {
 	for _, c := range Changes(m, w0, w1, top) {
 		fmt.Fprintf(w, "%-36s %8.0f %8.0f %+8.0f\n", c.Name, c.Before, c.After, c.After-c.Before)
 	}
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // plotColor returns the i-th line colour: blue, then orange.

@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"chessforge/internal/atomicfile"
 )
 
 // Sources are the files of package eval whose *evaluator methods are copied.
@@ -164,24 +166,7 @@ func WriteFile(dir string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, Output+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(src); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, Output))
+	return atomicfile.WriteFile(filepath.Join(dir, Output), src, 0o644)
 }
 
 // strip removes every tracing statement from the statement lists under n
