@@ -15,22 +15,15 @@ type Score struct {
 
 // weightTable declares every feature group once, as one field: the
 // field's array length is the group's size, its place in the struct the
-// group's offset in the weight vector, and its tag says the rest:
-//
-//	group:"name"        the group's name, for -params and reports (required)
-//	family:"name"       the -params family it belongs to (required)
-//	layout:"board"      how its entries are laid out and labelled: list
-//	                    (the default), board, ranks or pieces (see Layout)
-//	cols:"7"            values per line in the generated file (default 8 for
-//	                    boards and ranks, else the group's size)
-//	curve:"kingdanger"  its weights enter through the king-danger curve
-//	                    (see Group.Nonlinear)
-//	doc:"text"          one line, written above the group in the generated file
+// group's offset in the weight vector, and its tags (group, family,
+// layout, cols, curve, doc; engine/internal/evalweights says what each
+// means) the rest. Its layouts are list (the default), board, ranks and
+// pieces (see Layout); its one curve is kingdanger, the king-danger curve
+// (see Group.Nonlinear).
 //
 // Groups, the feature offsets below, NumFeatures, the trace, the tuner's
 // -params selection, the layout's fingerprint and the generated weights
-// file all follow from this declaration (the tags are read by
-// engine/internal/evalweights, the machinery both evaluations share). weights_gen.go assigns each
+// file all follow from this declaration. weights_gen.go assigns each
 // group's values to its field by name, in an array of its own length
 // ([...]Score), so that changing a group's size, or renaming or removing a
 // group, fails to build until the file is edited to match; a new group

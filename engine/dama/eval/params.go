@@ -12,24 +12,14 @@ type Score struct {
 	MG, EG int32
 }
 
-// weightTable declares every feature group once, as one field: the
-// field's array length is the group's size, its place in the struct the
-// group's offset in the weight vector, and its tag says the rest:
-//
-//	group:"name"     the group's name, for -params and reports (required)
-//	family:"name"    the -params family it belongs to (required)
-//	layout:"rows"    how its entries are labelled: list (the default),
-//	                 pieces (man, king), rows (relative row 0..7) or
-//	                 backrank (which of the four back-row squares hold a man)
-//	doc:"text"       one line, written above the group in the generated file
-//
-// Groups, the feature offsets, NumFeatures, the trace, the tuner's -params
-// selection, the layout's fingerprint and the generated weights file all
-// follow from this declaration (the tags are read by
-// engine/internal/evalweights, the machinery both evaluations share, which
-// also documents a cols tag). weights_gen.go assigns each group's values
-// to its field by name in an array of the field's own length, so a group
-// resized, renamed or removed fails to build until the file is regenerated.
+// weightTable declares the draughts feature groups, one a field, tagged
+// as engine/internal/evalweights documents (group, family, layout, cols,
+// doc; no curve). Its layouts are list (the default), pieces (man, king),
+// rows (relative row 0..7) and backrank (which of the four back-row
+// squares hold a man). weights_gen.go assigns each group's values to its
+// field by name in an array of the field's own length, so a group
+// resized, renamed or removed fails to build until the file is
+// regenerated.
 //
 // Rows and squares are from the owner's side: row 0 is the owner's back
 // row, row 7 its crowning row (a man never stands there).
