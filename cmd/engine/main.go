@@ -60,24 +60,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "bench":
-		cmd := "bench"
-		switch len(args) {
-		case 1:
-		case 2:
-			if _, err := uci.ParseBenchDepth(args[1]); err != nil {
-				return usageError(stderr, "bench: %v", err)
-			}
-			cmd += " " + args[1]
-		default:
-			return usageError(stderr, "bench takes one argument at most, the depth; got %d", len(args)-1)
+		depth, err := benchDepth(args[1:], search.DefaultBenchDepth)
+		if err != nil {
+			return usageError(stderr, "%v", err)
 		}
 		s := uci.NewSession(stdout)
-		s.Handle(cmd)
+		s.Handle(fmt.Sprintf("bench %d", depth))
 		s.Wait()
 		return 0
 	default:
 		return usageError(stderr, "unknown command %q (without arguments the engine speaks UCI on standard input; engine -h for usage)", args[0])
 	}
+}
+
+// benchDepth reads the arguments after "bench", of either game: none gives
+// def, one is the depth (see uci.ParseBenchDepth). The error is a usage
+// error's message.
+func benchDepth(args []string, def int) (int, error) {
+	switch len(args) {
+	case 0:
+		return def, nil
+	case 1:
+		n, err := uci.ParseBenchDepth(args[0])
+		if err != nil {
+			return 0, fmt.Errorf("bench: %w", err)
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("bench takes one argument at most, the depth; got %d", len(args))
 }
 
 // usageError writes "engine: " and the message as one line to stderr and
@@ -127,17 +137,9 @@ func runDama(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "bench":
-		depth := damasearch.DefaultBenchDepth
-		switch len(args) {
-		case 1:
-		case 2:
-			n, err := uci.ParseBenchDepth(args[1])
-			if err != nil {
-				return usageError(stderr, "bench: %v", err)
-			}
-			depth = n
-		default:
-			return usageError(stderr, "bench takes one argument at most, the depth; got %d", len(args)-1)
+		depth, err := benchDepth(args[1:], damasearch.DefaultBenchDepth)
+		if err != nil {
+			return usageError(stderr, "%v", err)
 		}
 		r, err := damasearch.Bench(depth, stdout)
 		if err != nil {
