@@ -128,11 +128,7 @@ func (p *damaPlayer) play(ctx context.Context, n int, g *Game) error {
 				res = p.eng.Search(pos, p.limits)
 			}
 			best = res.Best
-			pl.Searched = true
-			pl.Score, pl.Depth, pl.Nodes = int32(res.Score), int32(res.Depth), int64(res.Nodes)
-			if pos.SideToMove() == dama.Black {
-				pl.Score = -pl.Score
-			}
+			pl.setSearch(res.Score, res.Depth, res.Nodes, pos.SideToMove() == dama.White)
 			if pl.choice == choiceBest {
 				pl.DamaMove = best
 			}

@@ -35,6 +35,16 @@ type Ply struct {
 	choice   uint8 // how the move was chosen: choiceBook, choiceRandom, ...
 }
 
+// setSearch records the search of the ply's position: its score (from the
+// side to move's point of view, stored from White's), depth and nodes.
+func (pl *Ply) setSearch(score, depth int, nodes uint64, whiteToMove bool) {
+	pl.Searched = true
+	pl.Score, pl.Depth, pl.Nodes = int32(score), int32(depth), int64(nodes)
+	if !whiteToMove {
+		pl.Score = -pl.Score
+	}
+}
+
 // Game is one finished game and the rows it contributes to the dataset.
 type Game struct {
 	Game        string // the game played: encoder.GameChess or encoder.GameDama
@@ -276,11 +286,8 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 				lim.MultiPV = cfg.MultiPV
 			}
 			res := p.eng.Search(pos, lim, nil)
-			pl.Searched, pl.Best = true, res.BestMove
-			pl.Score, pl.Depth, pl.Nodes = int32(res.Score), int32(res.Depth), int64(res.Nodes)
-			if pos.SideToMove() == board.Black {
-				pl.Score = -pl.Score
-			}
+			pl.Best = res.BestMove
+			pl.setSearch(res.Score, res.Depth, res.Nodes, pos.SideToMove() == board.White)
 			switch pl.choice {
 			case choiceBest:
 				pl.Move = res.BestMove
