@@ -93,17 +93,7 @@ func (p *damaPlayer) play(ctx context.Context, n int, g *Game) error {
 	if err != nil {
 		return fmt.Errorf("game %d: %w", n, err)
 	}
-	randomPlies := cfg.RandomPlies
-	if endgame {
-		randomPlies = 0 // a generated endgame is random enough
-	}
-	*g = Game{
-		Game: encoder.GameDama, Number: n, ID: GameID(cfg.Seed, n), Opening: name, StartFEN: pos.FEN(),
-		Plies: g.Plies[:0], Rows: g.Rows[:0], Hashes: g.Hashes[:0],
-	}
-	if randomPlies > 0 {
-		g.Opening += fmt.Sprintf(", %d random plies", randomPlies)
-	}
+	randomPlies := g.begin(cfg, encoder.GameDama, n, name, pos.FEN(), endgame)
 	p.eng.Clear()
 
 	adj := adjudication{cfg: cfg}
@@ -138,31 +128,21 @@ func (p *damaPlayer) play(ctx context.Context, n int, g *Game) error {
 				res = p.eng.Search(pos, p.limits)
 			}
 			best = res.Best
-			pl.Searched = true
-			pl.Score, pl.Depth, pl.Nodes = int32(res.Score), int32(res.Depth), int64(res.Nodes)
-			if pos.SideToMove() == dama.Black {
-				pl.Score = -pl.Score
-			}
+			pl.setSearch(res.Score, res.Depth, res.Nodes, pos.SideToMove() == dama.White)
 			if pl.choice == choiceBest {
 				pl.DamaMove = best
 			}
 		}
 		if record { // searched above: every ply from WriteMinPly on is a row
-			g.Rows = append(g.Rows, datasets.Row{})
-			r := &g.Rows[len(g.Rows)-1]
-			if err := r.SetDamaPosition(pos, 0, pl.DamaMove, best); err != nil {
+			if err := g.addRow(&pl, pos.Hash()).SetDamaPosition(pos, 0, pl.DamaMove, best); err != nil {
 				return fmt.Errorf("game %d ply %d: %w", n, ply, err)
 			}
-			r.GameID, r.ScoreCP, r.Depth, r.Nodes = g.ID, pl.Score, pl.Depth, pl.Nodes
-			g.Hashes = append(g.Hashes, pos.Hash())
 		}
 		g.Plies = append(g.Plies, pl)
 		pos.MakeMove(pl.DamaMove)
 		adj.count(ply, &pl)
 	}
-	for i := range g.Rows {
-		g.Rows[i].Result, g.Rows[i].Termination = g.Result, g.Termination
-	}
+	g.end()
 	return nil
 }
 

@@ -35,6 +35,16 @@ type Ply struct {
 	choice   uint8 // how the move was chosen: choiceBook, choiceRandom, ...
 }
 
+// setSearch records the search of the ply's position: its score (from the
+// side to move's point of view, stored from White's), depth and nodes.
+func (pl *Ply) setSearch(score, depth int, nodes uint64, whiteToMove bool) {
+	pl.Searched = true
+	pl.Score, pl.Depth, pl.Nodes = int32(score), int32(depth), int64(nodes)
+	if !whiteToMove {
+		pl.Score = -pl.Score
+	}
+}
+
 // Game is one finished game and the rows it contributes to the dataset.
 type Game struct {
 	Game        string // the game played: encoder.GameChess or encoder.GameDama
@@ -47,6 +57,44 @@ type Game struct {
 	Termination datasets.Termination
 	Rows        []datasets.Row // every position from ply WriteMinPly to the end, in ply order: no gaps
 	Hashes      []uint64       // the Zobrist key of each row's position
+}
+
+// begin starts g afresh, reusing its slices, as game n of the job cfg of
+// the game kind (encoder.GameChess or encoder.GameDama) from the position
+// startFEN named opening, and returns the number of random plies to play
+// after the opening: cfg.RandomPlies, which the opening's name then
+// mentions, or none after a generated endgame (random enough).
+func (g *Game) begin(cfg *Config, kind string, n int, opening, startFEN string, endgame bool) (randomPlies int) {
+	*g = Game{
+		Game: kind, Number: n, ID: GameID(cfg.Seed, n), Opening: opening, StartFEN: startFEN,
+		Plies: g.Plies[:0], Rows: g.Rows[:0], Hashes: g.Hashes[:0],
+	}
+	if endgame {
+		return 0
+	}
+	if cfg.RandomPlies > 0 {
+		g.Opening += fmt.Sprintf(", %d random plies", cfg.RandomPlies)
+	}
+	return cfg.RandomPlies
+}
+
+// addRow appends a row for the position of key hash, searched at ply pl,
+// holding the game's ID and the search's score, depth and nodes, and
+// returns it for the caller to fill the columns that follow from the
+// position (datasets.Row.SetPosition or SetDamaPosition).
+func (g *Game) addRow(pl *Ply, hash uint64) *datasets.Row {
+	g.Rows = append(g.Rows, datasets.Row{})
+	r := &g.Rows[len(g.Rows)-1]
+	r.GameID, r.ScoreCP, r.Depth, r.Nodes = g.ID, pl.Score, pl.Depth, pl.Nodes
+	g.Hashes = append(g.Hashes, hash)
+	return r
+}
+
+// end copies the game's result and termination into each of its rows.
+func (g *Game) end() {
+	for i := range g.Rows {
+		g.Rows[i].Result, g.Rows[i].Termination = g.Result, g.Termination
+	}
 }
 
 // GameID returns the game_id of game number n of a job with the given seed:
@@ -204,17 +252,7 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 	if err != nil {
 		return fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
 	}
-	randomPlies := cfg.RandomPlies
-	if endgame {
-		randomPlies = 0 // a generated endgame is random enough
-	}
-	*g = Game{
-		Game: encoder.GameChess, Number: n, ID: GameID(cfg.Seed, n), Opening: op.Name, StartFEN: pos.FEN(),
-		Plies: g.Plies[:0], Rows: g.Rows[:0], Hashes: g.Hashes[:0],
-	}
-	if randomPlies > 0 {
-		g.Opening += fmt.Sprintf(", %d random plies", randomPlies)
-	}
+	randomPlies := g.begin(cfg, encoder.GameChess, n, op.Name, pos.FEN(), endgame)
 	p.eng.Clear()
 
 	adj := adjudication{cfg: cfg}
@@ -248,11 +286,8 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 				lim.MultiPV = cfg.MultiPV
 			}
 			res := p.eng.Search(pos, lim, nil)
-			pl.Searched, pl.Best = true, res.BestMove
-			pl.Score, pl.Depth, pl.Nodes = int32(res.Score), int32(res.Depth), int64(res.Nodes)
-			if pos.SideToMove() == board.Black {
-				pl.Score = -pl.Score
-			}
+			pl.Best = res.BestMove
+			pl.setSearch(res.Score, res.Depth, res.Nodes, pos.SideToMove() == board.White)
 			switch pl.choice {
 			case choiceBest:
 				pl.Move = res.BestMove
@@ -261,21 +296,15 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 			}
 		}
 		if record { // searched above: every ply from WriteMinPly on is a row, so the game's rows have no gap
-			g.Rows = append(g.Rows, datasets.Row{})
-			r := &g.Rows[len(g.Rows)-1]
-			if err := r.SetPosition(pos, 0, pl.Move, pl.Best); err != nil {
+			if err := g.addRow(&pl, pos.Hash()).SetPosition(pos, 0, pl.Move, pl.Best); err != nil {
 				return fmt.Errorf("game %d ply %d: %w", n, ply, err)
 			}
-			r.GameID, r.ScoreCP, r.Depth, r.Nodes = g.ID, pl.Score, pl.Depth, pl.Nodes
-			g.Hashes = append(g.Hashes, pos.Hash())
 		}
 		g.Plies = append(g.Plies, pl)
 		pos.MakeMove(pl.Move)
 		adj.count(ply, &pl)
 	}
-	for i := range g.Rows {
-		g.Rows[i].Result, g.Rows[i].Termination = g.Result, g.Termination
-	}
+	g.end()
 	return nil
 }
 

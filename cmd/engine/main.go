@@ -45,11 +45,54 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
+	e := chessEngine
 	if game == encoder.GameDama {
-		return runDama(args, stdin, stdout, stderr)
+		e = damaEngine
 	}
+	return e.run(args, stdin, stdout, stderr)
+}
+
+// engine is what the command does for one game.
+type engine struct {
+	speak      func(stdin io.Reader, stdout io.Writer) error // the protocol, without arguments
+	benchDepth int                                           // the bench's depth when none is given
+	bench      func(depth int, stdout io.Writer) error       // runs the bench, its last line "N nodes N nps"
+	unknown    string                                        // the usage error for an unknown command, a %q for it
+}
+
+// chessEngine speaks UCI.
+var chessEngine = engine{
+	speak:      uci.Run,
+	benchDepth: search.DefaultBenchDepth,
+	bench: func(depth int, stdout io.Writer) error {
+		s := uci.NewSession(stdout)
+		s.Handle(fmt.Sprintf("bench %d", depth))
+		s.Wait()
+		return nil
+	},
+	unknown: "unknown command %q (without arguments the engine speaks UCI on standard input; engine -h for usage)",
+}
+
+// damaEngine speaks the draughts text protocol.
+var damaEngine = engine{
+	speak:      protocol.Run,
+	benchDepth: damasearch.DefaultBenchDepth,
+	bench: func(depth int, stdout io.Writer) error {
+		r, err := damasearch.Bench(depth, stdout)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%d nodes %d nps\n", r.Nodes, r.NPS())
+		return err
+	},
+	unknown: "-game dama: unknown command %q (without arguments the engine speaks the draughts protocol on standard input; engine -h for usage)",
+}
+
+// run is the engine with the arguments after -game: none speaks the
+// protocol, "bench [depth]" runs the bench, -h prints the usage.
+func (e engine) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		if err := uci.Run(stdin, stdout); err != nil {
+		if err := e.speak(stdin, stdout); err != nil {
 			fmt.Fprintln(stderr, "engine:", err)
 			return 1
 		}
@@ -60,23 +103,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "bench":
-		cmd := "bench"
+		depth := e.benchDepth
 		switch len(args) {
 		case 1:
 		case 2:
-			if _, err := uci.ParseBenchDepth(args[1]); err != nil {
+			n, err := uci.ParseBenchDepth(args[1])
+			if err != nil {
 				return usageError(stderr, "bench: %v", err)
 			}
-			cmd += " " + args[1]
+			depth = n
 		default:
 			return usageError(stderr, "bench takes one argument at most, the depth; got %d", len(args)-1)
 		}
-		s := uci.NewSession(stdout)
-		s.Handle(cmd)
-		s.Wait()
+		if err := e.bench(depth, stdout); err != nil {
+			fmt.Fprintln(stderr, "engine:", err)
+			return 1
+		}
 		return 0
 	default:
-		return usageError(stderr, "unknown command %q (without arguments the engine speaks UCI on standard input; engine -h for usage)", args[0])
+		return usageError(stderr, e.unknown, args[0])
 	}
 }
 
@@ -110,43 +155,4 @@ func gameFlag(args []string) (game string, rest []string, err error) {
 		return value, rest, nil
 	}
 	return "", nil, fmt.Errorf("-game %q: want %s or %s", value, encoder.GameChess, encoder.GameDama)
-}
-
-// runDama is the draughts engine: the text protocol on stdin and stdout,
-// or its bench.
-func runDama(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		if err := protocol.Run(stdin, stdout); err != nil {
-			fmt.Fprintln(stderr, "engine:", err)
-			return 1
-		}
-		return 0
-	}
-	switch args[0] {
-	case "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	case "bench":
-		depth := damasearch.DefaultBenchDepth
-		switch len(args) {
-		case 1:
-		case 2:
-			n, err := uci.ParseBenchDepth(args[1])
-			if err != nil {
-				return usageError(stderr, "bench: %v", err)
-			}
-			depth = n
-		default:
-			return usageError(stderr, "bench takes one argument at most, the depth; got %d", len(args)-1)
-		}
-		r, err := damasearch.Bench(depth, stdout)
-		if err != nil {
-			fmt.Fprintln(stderr, "engine:", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "%d nodes %d nps\n", r.Nodes, r.NPS())
-		return 0
-	default:
-		return usageError(stderr, "-game dama: unknown command %q (without arguments the engine speaks the draughts protocol on standard input; engine -h for usage)", args[0])
-	}
 }

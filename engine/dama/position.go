@@ -70,10 +70,22 @@ func StartPosition() *Position {
 
 // Copy returns an independent copy of p with its history.
 func (p *Position) Copy() *Position {
-	q := *p
-	q.stack = make([]undo, len(p.stack), max(cap(p.stack), historyCap))
-	copy(q.stack, p.stack)
-	return &q
+	q := new(Position)
+	p.CopyInto(q)
+	return q
+}
+
+// CopyInto makes dst an independent copy of p with its history, reusing
+// dst's undo stack: it allocates nothing when dst was a copy of a position
+// whose stack was as large (a searcher copying each root into the same
+// Position). dst may be any Position, the zero one included.
+func (p *Position) CopyInto(dst *Position) {
+	stack := dst.stack
+	if need := max(cap(p.stack), historyCap); cap(stack) < need {
+		stack = make([]undo, 0, need)
+	}
+	*dst = *p
+	dst.stack = append(stack[:0], p.stack...)
 }
 
 // SideToMove returns the side to move.

@@ -81,6 +81,48 @@ func TestCopy(t *testing.T) {
 	}
 }
 
+// TestCopyInto: copying into a Position that held another game (or into a
+// zero one) gives the same position and history as Copy, independent of the
+// original, and copying again into it allocates nothing.
+func TestCopyInto(t *testing.T) {
+	p := mustFEN(t, "W:W22,29:B4,18")
+	for _, mv := range []string{"22x13", "4-8", "29-25", "8-12"} {
+		p.MakeMove(mustMove(t, p, mv))
+	}
+	other := StartPosition()
+	for range 30 { // a longer history than p's
+		var l MoveList
+		other.GenerateMoves(&l)
+		other.MakeMove(l.At(0))
+	}
+	for name, dst := range map[string]*Position{"zero": new(Position), "another game": other} {
+		p.CopyInto(dst)
+		if dst.FEN() != p.FEN() || dst.Hash() != p.Hash() || dst.Ply() != 4 || dst.QuietPlies() != 3 || dst.LastMove().String() != "8-12" {
+			t.Fatalf("%s: copy %s (ply %d) differs from %s", name, dst.FEN(), dst.Ply(), p.FEN())
+		}
+		dst.MakeMove(mustMove(t, dst, "25-21"))
+		p.MakeMove(mustMove(t, p, "13-9"))
+		p.UnmakeMove() // would overwrite dst's 25-21 if they shared the history
+		if dst.LastMove().String() != "25-21" || p.Ply() != 4 {
+			t.Fatalf("%s: copy not independent: %s / %s", name, p.FEN(), dst.FEN())
+		}
+		dst.UnmakeMove()
+		for range 4 {
+			dst.UnmakeMove()
+		}
+		if dst.FEN() != "W:W22,29:B4,18" {
+			t.Fatalf("%s: copy's history leads back to %s", name, dst.FEN())
+		}
+		if a := testing.AllocsPerRun(100, func() { p.CopyInto(dst) }); a != 0 {
+			t.Errorf("%s: CopyInto into a used Position allocates %v times", name, a)
+		}
+		m := mustMove(t, p, "25-21")
+		if a := testing.AllocsPerRun(100, func() { p.CopyInto(dst); dst.MakeMove(m) }); a != 0 {
+			t.Errorf("%s: CopyInto and a move on the copy allocate %v times", name, a)
+		}
+	}
+}
+
 // TestNoAllocations: move generation, make and unmake allocate nothing.
 func TestNoAllocations(t *testing.T) {
 	for _, fen := range []string{"W:W21-32:B1-12", "W:WK27:B7,13,K5,K14,K22", "B:WK6,K7,23,25:BK2,10,K15,19,20"} {

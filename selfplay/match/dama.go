@@ -2,9 +2,7 @@ package match
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"chessforge/engine/dama"
@@ -23,54 +21,17 @@ const DefaultDamaMaxPlies = 400
 // that plays an illegal move, answers "bestmove none" while it has a move,
 // sends no bestmove in time, or crashes loses.
 type damaGame struct {
-	spec    gameSpec
-	cfg     *Config
-	names   [2]string // 0 = A, 1 = B
-	engines [2]*uciclient.Engine
-
-	pos      *dama.Position
-	posStart string // "startpos" or "fen ..." for the position command
-	rec      *gameRecord
-	adj      adjudicator
+	gameBase
+	pos *dama.Position
 }
 
 // side returns the match side (0 = A, 1 = B) that plays colour c.
-func (g *damaGame) side(c dama.Color) int {
-	if (c == dama.White) == g.spec.aWhite {
-		return 0
-	}
-	return 1
-}
+func (g *damaGame) side(c dama.Color) int { return g.sideOf(c == dama.White) }
 
-// playDamaGame plays one game of draughts between the two engines, as
-// playGame does one of chess. It returns an error only when the match is
-// being cancelled (or its opening is bad); every failure of an engine is
-// scored as a loss in the record instead.
+// playDamaGame plays one game of draughts between the two engines (see
+// play), as playGame does one of chess.
 func playDamaGame(ctx context.Context, spec gameSpec, cfg *Config, names [2]string, engines [2]*uciclient.Engine) (*gameRecord, error) {
-	g := &damaGame{spec: spec, cfg: cfg, names: names, engines: engines, rec: &gameRecord{spec: spec}}
-	if err := g.setup(); err != nil {
-		return nil, err
-	}
-	for side := range 2 {
-		if err := engines[side].NewGame(ctx, cfg.ReadyTimeout); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			g.forfeit(side, fmt.Sprintf("forfeit: %s failed to start the game (%v)", names[side], err))
-			return g.rec, nil
-		}
-	}
-	for {
-		if g.adjudicate() {
-			return g.rec, nil
-		}
-		if err := g.move(ctx); err != nil {
-			return nil, err
-		}
-		if g.rec.result != "" {
-			return g.rec, nil
-		}
-	}
+	return play(ctx, &damaGame{gameBase: newGameBase(spec, cfg, names, engines)})
 }
 
 // setup places the opening and records its moves.
@@ -94,28 +55,6 @@ func (g *damaGame) setup() error {
 	g.rec.bookPlies = len(o.Moves)
 	g.pos = pos
 	return nil
-}
-
-// finish records the result from White's point of view.
-func (g *damaGame) finish(result, termination string) {
-	g.rec.result = result
-	g.rec.termination = termination
-}
-
-// lose ends the game as a loss for the given side.
-func (g *damaGame) lose(side int, termination string) {
-	result := pgn.WhiteWins
-	if g.side(dama.White) == side {
-		result = pgn.BlackWins
-	}
-	g.finish(result, termination)
-}
-
-// forfeit scores a loss for an engine that failed and marks it for restart.
-func (g *damaGame) forfeit(side int, termination string) {
-	g.rec.faulted[side] = true
-	g.rec.fault[side] = termination
-	g.lose(side, termination)
 }
 
 // colourName returns "White" or "Black".
@@ -172,27 +111,10 @@ func (g *damaGame) move(ctx context.Context) error {
 	stm := g.pos.SideToMove()
 	side := g.side(stm)
 	name := g.names[side]
-	position := g.posStart
-	if len(g.rec.damaMoves) > 0 {
-		position += " moves " + strings.Join(g.rec.damaMoves, " ")
-	}
 	args, budget := g.goArgs(side)
-	res, err := g.engines[side].Go(ctx, position, args, budget)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var timeout *uciclient.TimeoutError
-	var crash *uciclient.CrashError
-	switch {
-	case errors.As(err, &timeout):
-		g.forfeit(side, fmt.Sprintf("stalled: %s sent no bestmove within %v", name, budget.Round(time.Millisecond)))
-		return nil
-	case errors.As(err, &crash):
-		g.forfeit(side, fmt.Sprintf("crash: %s %v", name, crash))
-		return nil
-	case err != nil:
-		g.forfeit(side, fmt.Sprintf("protocol error: %s: %v", name, err))
-		return nil
+	res, ok, err := g.ask(ctx, side, g.rec.damaMoves, args, budget, nil)
+	if !ok {
+		return err
 	}
 	if res.BestMove == "none" {
 		var list dama.MoveList
@@ -210,10 +132,6 @@ func (g *damaGame) move(ctx context.Context) error {
 	g.rec.damaMoves = append(g.rec.damaMoves, m.String())
 	g.rec.comments = append(g.rec.comments, moveComment(res))
 	g.pos.MakeMove(m)
-	white := res.Score.CP
-	if stm == dama.Black {
-		white = -white
-	}
-	g.adj.count(g.cfg, res.Score.Valid, white, len(g.rec.damaMoves))
+	g.count(res.Score, stm == dama.White, len(g.rec.damaMoves))
 	return nil
 }

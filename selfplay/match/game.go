@@ -2,7 +2,6 @@ package match
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,61 +42,20 @@ func (g *gameRecord) pointsA() float64 {
 	return 1 - float64(white)
 }
 
-// game is the state of one game in progress.
+// game is the state of one game of chess in progress.
 type game struct {
-	spec    gameSpec
-	cfg     *Config
-	names   [2]string // 0 = A, 1 = B
-	engines [2]*uciclient.Engine
-
-	pos      *board.Position
-	posStart string   // "startpos" or "fen ..." for the position command
-	moves    []string // UCI moves from the initial position
-	rec      *gameRecord
-	clock    [2]time.Duration
-	adj      adjudicator
+	gameBase
+	pos   *board.Position
+	moves []string // UCI moves from the initial position
+	clock [2]time.Duration
 }
 
 // side returns the match side (0 = A, 1 = B) that plays colour c.
-func (g *game) side(c board.Color) int {
-	if (c == board.White) == g.spec.aWhite {
-		return 0
-	}
-	return 1
-}
+func (g *game) side(c board.Color) int { return g.sideOf(c == board.White) }
 
-// playGame plays one game between the two engines. It returns an error only
-// when the match is being cancelled; every failure of an engine is scored
-// as a loss in the record instead.
+// playGame plays one game of chess between the two engines (see play).
 func playGame(ctx context.Context, spec gameSpec, cfg *Config, names [2]string, engines [2]*uciclient.Engine) (*gameRecord, error) {
-	g := &game{spec: spec, cfg: cfg, names: names, engines: engines,
-		rec: &gameRecord{spec: spec}}
-	if err := g.setup(); err != nil {
-		return nil, err
-	}
-	for side := range 2 {
-		if err := engines[side].NewGame(ctx, cfg.ReadyTimeout); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			g.forfeit(side, fmt.Sprintf("forfeit: %s failed to start the game (%v)", names[side], err))
-			return g.rec, nil
-		}
-		if tc := cfg.Players[side].TC; tc.Kind == TCClock {
-			g.clock[side] = tc.Base
-		}
-	}
-	for {
-		if done := g.adjudicate(); done {
-			return g.rec, nil
-		}
-		if err := g.move(ctx); err != nil {
-			return nil, err
-		}
-		if g.rec.result != "" {
-			return g.rec, nil
-		}
-	}
+	return play(ctx, &game{gameBase: newGameBase(spec, cfg, names, engines)})
 }
 
 // setup places the opening and records its moves.
@@ -124,29 +82,12 @@ func (g *game) setup() error {
 	}
 	g.rec.bookPlies = len(o.Moves)
 	g.pos = pos
-	return nil
-}
-
-// finish records the result from White's point of view.
-func (g *game) finish(result, termination string) {
-	g.rec.result = result
-	g.rec.termination = termination
-}
-
-// lose ends the game as a loss for the given side.
-func (g *game) lose(side int, termination string) {
-	winner := board.White
-	if g.side(board.White) == side {
-		winner = board.Black
+	for side := range 2 {
+		if tc := g.cfg.Players[side].TC; tc.Kind == TCClock {
+			g.clock[side] = tc.Base
+		}
 	}
-	g.finish(pgn.Win(winner), termination)
-}
-
-// forfeit scores a loss for an engine that failed and marks it for restart.
-func (g *game) forfeit(side int, termination string) {
-	g.rec.faulted[side] = true
-	g.rec.fault[side] = termination
-	g.lose(side, termination)
+	return nil
 }
 
 // adjudicate ends the game when the rules or the adjudication thresholds
@@ -252,37 +193,13 @@ func (g *game) move(ctx context.Context) error {
 	name := g.names[side]
 	tc := g.cfg.Players[side].TC
 	args, budget := g.goArgs(side)
-	position := g.posStart
-	if len(g.moves) > 0 {
-		position += " moves " + strings.Join(g.moves, " ")
+	var onTime func(string)
+	if tc.Kind == TCClock || tc.Kind == TCMovetime {
+		onTime = func(why string) { g.loseOnTime(side, why) }
 	}
-	res, err := g.engines[side].Go(ctx, position, args, budget)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var timeout *uciclient.TimeoutError
-	var crash *uciclient.CrashError
-	switch {
-	case errors.As(err, &timeout):
-		g.rec.faulted[side] = true
-		if tc.Kind == TCClock || tc.Kind == TCMovetime {
-			why := fmt.Sprintf("time forfeit: %s sent no bestmove within %v", name, budget.Round(time.Millisecond))
-			g.rec.fault[side] = why
-			if onlyKing(g.pos, stm.Other()) {
-				g.finish(pgn.Draw, why+", but the opponent has only a king")
-			} else {
-				g.lose(side, why)
-			}
-			return nil
-		}
-		g.forfeit(side, fmt.Sprintf("stalled: %s sent no bestmove within %v", name, budget.Round(time.Millisecond)))
-		return nil
-	case errors.As(err, &crash):
-		g.forfeit(side, fmt.Sprintf("crash: %s %v", name, crash))
-		return nil
-	case err != nil:
-		g.forfeit(side, fmt.Sprintf("protocol error: %s: %v", name, err))
-		return nil
+	res, ok, err := g.ask(ctx, side, g.moves, args, budget, onTime)
+	if !ok {
+		return err
 	}
 	if tc.Kind == TCClock {
 		// The clock may run below zero by up to the margin; the overdraft
@@ -290,13 +207,7 @@ func (g *game) move(ctx context.Context) error {
 		// not a per-move one.
 		left := g.clock[side] - res.Elapsed
 		if left < -g.cfg.Margin {
-			why := fmt.Sprintf("time forfeit: %s overstepped its clock by %v", name, (-left).Round(time.Millisecond))
-			g.rec.fault[side] = why
-			if onlyKing(g.pos, stm.Other()) {
-				g.finish(pgn.Draw, why+", but the opponent has only a king")
-			} else {
-				g.lose(side, why)
-			}
+			g.loseOnTime(side, fmt.Sprintf("time forfeit: %s overstepped its clock by %v", name, (-left).Round(time.Millisecond)))
 			return nil
 		}
 		g.clock[side] = left + tc.Inc
@@ -310,17 +221,19 @@ func (g *game) move(ctx context.Context) error {
 	g.rec.comments = append(g.rec.comments, moveComment(res))
 	g.moves = append(g.moves, res.BestMove)
 	g.pos.MakeMove(m)
-	g.count(res.Score, stm)
+	g.count(res.Score, stm == board.White, g.pos.Ply())
 	return nil
 }
 
-// count updates the adjudication counters with the mover's reported score.
-func (g *game) count(s uciclient.Score, mover board.Color) {
-	white := s.CP
-	if mover == board.Black {
-		white = -white
+// loseOnTime ends the game lost on time by side, why saying how, or drawn
+// when the opponent has only its king and so cannot win.
+func (g *game) loseOnTime(side int, why string) {
+	g.rec.fault[side] = why
+	if onlyKing(g.pos, g.pos.SideToMove().Other()) {
+		g.finish(pgn.Draw, why+", but the opponent has only a king")
+	} else {
+		g.lose(side, why)
 	}
-	g.adj.count(g.cfg, s.Valid, white, g.pos.Ply())
 }
 
 func bump(n int, cond bool) int {

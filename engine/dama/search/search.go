@@ -79,7 +79,7 @@ type Searcher struct {
 	Report func(Info)
 
 	// The current search.
-	pos       *dama.Position
+	pos       *dama.Position // a copy of the root, made by CopyInto in the same Position each search
 	limits    Limits
 	start     time.Time
 	nodes     uint64
@@ -110,7 +110,7 @@ type rootMove struct {
 // New returns a Searcher with a transposition table of about hashMiB
 // mebibytes and the default evaluation.
 func New(hashMiB int) *Searcher {
-	return &Searcher{tt: NewTT(hashMiB), eval: eval.Default()}
+	return &Searcher{tt: NewTT(hashMiB), eval: eval.Default(), pos: new(dama.Position)}
 }
 
 // SetEvaluator makes ev the Searcher's evaluation and clears what it has
@@ -138,7 +138,7 @@ func (s *Searcher) Search(pos *dama.Position, lim Limits) Result {
 	s.start = time.Now()
 	s.stop.Store(false)
 	s.tt.NewSearch()
-	s.pos = pos.Copy()
+	pos.CopyInto(s.pos) // the searcher's own copy, reused from search to search
 	s.limits = lim
 	s.nodes = 0
 	s.stopped = false

@@ -304,15 +304,21 @@ func quietWalk(t *testing.T, n int) *dama.Position {
 }
 
 // Nothing a node does allocates: a deeper search allocates no more than a
-// shallow one (a search allocates its copy of the position and its result).
+// shallow one, and a search allocates only its result's line (it copies the
+// position into the searcher's own, as selfplay's chooseMove relies on when
+// it searches every root move).
 func TestNoAllocationPerNode(t *testing.T) {
 	s := New(1)
 	p := mustFEN(t, "W:W18,21,23-25,27-32:B1-6,8-12,22")
 	allocs := func(depth int) float64 {
 		return testing.AllocsPerRun(3, func() { s.Search(p, Limits{Depth: depth}) })
 	}
-	if shallow, deep := allocs(1), allocs(8); deep > shallow {
+	shallow, deep := allocs(1), allocs(8)
+	if deep > shallow {
 		t.Errorf("depth 1: %v allocations, depth 8: %v; want no more for the deeper search", shallow, deep)
+	}
+	if shallow > 1 {
+		t.Errorf("a search allocates %v times, want 1 (its PV)", shallow)
 	}
 }
 

@@ -1,7 +1,6 @@
 package matchtest
 
 import (
-	"bufio"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,36 +31,20 @@ import (
 //	refuse N   answers its N-th go with "error: ..." and no bestmove
 //	crash N    exits with status 3 when asked for its N-th move of a game
 func DamaEngine(args []string, in io.Reader, out io.Writer) int {
-	mode, n := "random", 0
-	if len(args) > 0 {
-		mode = args[0]
-	}
-	if len(args) > 1 {
-		n, _ = strconv.Atoi(args[1])
-	}
-	w := bufio.NewWriter(out)
-	say := func(format string, a ...any) {
-		fmt.Fprintf(w, format+"\n", a...)
-		w.Flush()
-	}
+	f := newFake(args, out)
+	mode, n := f.mode, f.n
 	pos := dama.StartPosition()
 	var moves []string
 	moveNo := 0
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
-			continue
-		}
+	return f.serve(in, func(fields []string) (status int, stop bool) {
 		switch fields[0] {
 		case "newgame":
 			moveNo = 0
 		case "position":
 			p, mv, err := damaPosition(fields[1:])
 			if err != nil {
-				say("error: %v", err)
-				continue
+				f.say("error: %v", err)
+				return 0, false
 			}
 			pos, moves = p, mv
 		case "go":
@@ -70,8 +52,8 @@ func DamaEngine(args []string, in io.Reader, out io.Writer) int {
 			var list dama.MoveList
 			pos.GenerateMoves(&list)
 			if list.Len() == 0 {
-				say("bestmove none")
-				continue
+				f.say("bestmove none")
+				return 0, false
 			}
 			h := fnv.New64a()
 			h.Write([]byte(pos.FEN()))
@@ -79,36 +61,34 @@ func DamaEngine(args []string, in io.Reader, out io.Writer) int {
 			m := list.At(rng.IntN(list.Len()))
 			switch {
 			case mode == "illegal" && moveNo == n:
-				say("bestmove %d-%d", m.From().Number(), m.From().Number())
-				continue
+				f.say("bestmove %d-%d", m.From().Number(), m.From().Number())
+				return 0, false
 			case mode == "none" && moveNo == n:
-				say("bestmove none")
-				continue
+				f.say("bestmove none")
+				return 0, false
 			case mode == "silent" && moveNo == n:
-				say("info depth 1 score 0 nodes 1 pv %v", m)
+				f.say("info depth 1 score 0 nodes 1 pv %v", m)
 				// Sleep rather than block on select{}: the runtime would
 				// call a lone blocked goroutine a deadlock and exit.
 				time.Sleep(time.Hour)
 			case mode == "refuse" && moveNo == n:
-				say("error: go: refused on purpose")
-				continue
+				f.say("error: go: refused on purpose")
+				return 0, false
 			case mode == "crash" && moveNo == n:
 				fmt.Fprintln(os.Stderr, "fake draughts engine: crashing on purpose")
-				return 3
+				return 3, true
 			case mode == "shuffle" && len(moves) >= 2:
 				if back, ok := takeBack(pos, moves[len(moves)-2]); ok {
 					m = back
 				}
 			}
-			say("info depth 1 score %d nodes 1 pv %v", damaMaterial(pos), m)
-			say("bestmove %v", m)
-		case "quit":
-			return 0
+			f.say("info depth 1 score %d nodes 1 pv %v", damaMaterial(pos), m)
+			f.say("bestmove %v", m)
 		default:
-			say("error: unknown command %s", fields[0])
+			f.say("error: unknown command %s", fields[0])
 		}
-	}
-	return 0
+		return 0, false
+	})
 }
 
 // takeBack returns the move that undoes a simple move ("22-18" gives

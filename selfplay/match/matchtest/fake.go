@@ -64,42 +64,26 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 	if len(args) > 0 && args[0] == "dama" {
 		return DamaEngine(args[1:], in, out)
 	}
-	mode, n := "random", 0
-	if len(args) > 0 {
-		mode = args[0]
-	}
-	if len(args) > 1 {
-		n, _ = strconv.Atoi(args[1])
-	}
-	w := bufio.NewWriter(out)
-	say := func(format string, a ...any) {
-		fmt.Fprintf(w, format+"\n", a...)
-		w.Flush()
-	}
+	f := newFake(args, out)
+	mode, n := f.mode, f.n
 	pos := board.NewPosition()
 	var track tracker
 	moveNo := 0
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
-			continue
-		}
+	return f.serve(in, func(fields []string) (status int, stop bool) {
 		switch fields[0] {
 		case "uci":
-			say("id name fake %s", mode)
-			say("option name Hash type spin default 1 min 1 max 16")
-			say("uciok")
+			f.say("id name fake %s", mode)
+			f.say("option name Hash type spin default 1 min 1 max 16")
+			f.say("uciok")
 		case "isready":
-			say("readyok")
+			f.say("readyok")
 		case "ucinewgame":
 			moveNo = 0
 		case "position":
 			var err error
 			if pos, err = track.set(fields[1:]); err != nil {
 				fmt.Fprintln(os.Stderr, "fake engine:", err)
-				return 2
+				return 2, true
 			}
 		case "go":
 			moveNo++
@@ -115,11 +99,11 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 				if k.Rank() >= 6 {
 					to = k - 16
 				}
-				say("bestmove %v%v", k, to)
-				continue
+				f.say("bestmove %v%v", k, to)
+				return 0, false
 			case mode == "crash" && moveNo == n:
 				fmt.Fprintln(os.Stderr, "fake engine: crashing on purpose")
-				return 3
+				return 3, true
 			case mode == "hang" && moveNo == n:
 				// Sleep rather than block on select{}: the runtime would
 				// call a lone blocked goroutine a deadlock and exit.
@@ -132,10 +116,54 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 					score = -n
 				}
 			}
-			say("info depth 1 score cp %d nodes 1 pv %v", score, m)
-			say("bestmove %v", m)
-		case "quit":
+			f.say("info depth 1 score cp %d nodes 1 pv %v", score, m)
+			f.say("bestmove %v", m)
+		}
+		return 0, false
+	})
+}
+
+// fake is what the fake engines of both games share: the mode and its
+// number from the command line, and the writing of replies.
+type fake struct {
+	mode string // args[0], "random" without one
+	n    int    // args[1] as a number, 0 without one
+	w    *bufio.Writer
+}
+
+func newFake(args []string, out io.Writer) *fake {
+	f := &fake{mode: "random", w: bufio.NewWriter(out)}
+	if len(args) > 0 {
+		f.mode = args[0]
+	}
+	if len(args) > 1 {
+		f.n, _ = strconv.Atoi(args[1])
+	}
+	return f
+}
+
+// say writes one line of reply and flushes it.
+func (f *fake) say(format string, a ...any) {
+	fmt.Fprintf(f.w, format+"\n", a...)
+	f.w.Flush()
+}
+
+// serve reads commands from in, one a line, and hands the fields of each
+// non-blank line to handle. It returns the exit status: 0 at "quit" or the
+// end of the input, handle's status when handle stops.
+func (f *fake) serve(in io.Reader, handle func(fields []string) (status int, stop bool)) int {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		if fields[0] == "quit" {
 			return 0
+		}
+		if status, stop := handle(fields); stop {
+			return status
 		}
 	}
 	return 0
