@@ -37,8 +37,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 )
@@ -118,6 +120,14 @@ func Keys(v any) ([]string, error) {
 	return keys, nil
 }
 
+// UsageNoter is a settings struct some of whose flags' help ends with text
+// known only when the program runs: a default that depends on another
+// setting, or a value declared elsewhere (a constant, another default). Bind
+// appends each note to the usage tag of the setting its key names, as is.
+type UsageNoter interface {
+	UsageNotes() (map[string]string, error)
+}
+
 // Bound is a settings struct bound to a flag set by Bind.
 type Bound struct {
 	fs     *flag.FlagSet
@@ -135,8 +145,12 @@ type Bound struct {
 // flag.Value (for config files it should also decode from JSON, e.g. as an
 // encoding.TextUnmarshaler). Call Apply after fs.Parse.
 //
+// A flag's help is its usage tag, followed by its note when dst is a
+// UsageNoter.
+//
 // Bind's errors are mistakes in the struct's declaration: a missing usage
-// tag, a duplicate key, a field type no flag can hold.
+// tag, a duplicate key, a field type no flag can hold, a note for no
+// setting.
 func Bind(fs *flag.FlagSet, dst any, defaultFile string) (*Bound, error) {
 	v := reflect.ValueOf(dst)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
@@ -145,6 +159,11 @@ func Bind(fs *flag.FlagSet, dst any, defaultFile string) (*Bound, error) {
 	fields, err := Fields(v.Elem().Type())
 	if err != nil {
 		return nil, err
+	}
+	if n, ok := dst.(UsageNoter); ok {
+		if fields, err = addNotes(fields, n); err != nil {
+			return nil, err
+		}
 	}
 	b := &Bound{fs: fs, dst: v.Elem(), flags: reflect.New(v.Elem().Type()).Elem(), fields: map[string]Field{}}
 	b.flags.Set(b.dst)
@@ -181,6 +200,25 @@ func Bind(fs *flag.FlagSet, dst any, defaultFile string) (*Bound, error) {
 		b.fields[f.Key] = f
 	}
 	return b, nil
+}
+
+// addNotes returns fields with n's notes appended to their usage.
+func addNotes(fields []Field, n UsageNoter) ([]Field, error) {
+	notes, err := n.UsageNotes()
+	if err != nil {
+		return nil, fmt.Errorf("configs: usage notes: %w", err)
+	}
+	keys := map[string]bool{}
+	for i := range fields {
+		keys[fields[i].Key] = true
+		fields[i].Usage += notes[fields[i].Key]
+	}
+	for _, key := range slices.Sorted(maps.Keys(notes)) {
+		if !keys[key] {
+			return nil, fmt.Errorf("configs: usage note for %q, which is no setting", key)
+		}
+	}
+	return fields, nil
 }
 
 // Apply sets the struct Bind was given from, in order of precedence, the

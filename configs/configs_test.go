@@ -3,6 +3,7 @@ package configs
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -221,5 +222,28 @@ func TestDurationsAndValuesOfTheirOwnAreFlagsAndKeys(t *testing.T) {
 		if err := Decode([]byte(text), &s); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: error %v, want one with %q", text, err, msg)
 		}
+	}
+}
+
+// noted is a settings struct whose help is completed when the program runs.
+type noted struct {
+	Plies int `json:"plies" usage:"ply cap"`
+	notes map[string]string
+}
+
+func (n noted) UsageNotes() (map[string]string, error) { return n.notes, nil }
+
+func TestUsageNotesEndTheirFlagsHelp(t *testing.T) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	n := noted{notes: map[string]string{"plies": fmt.Sprintf(" (%d for dama)", 400)}}
+	if _, err := Bind(fs, &n, ""); err != nil {
+		t.Fatal(err)
+	}
+	if f := fs.Lookup("plies"); f.Usage != "ply cap (400 for dama)" {
+		t.Errorf("usage %q", f.Usage)
+	}
+	n.notes = map[string]string{"plies": "", "moves": " (none)"}
+	if _, err := Bind(flag.NewFlagSet("test", flag.ContinueOnError), &n, ""); err == nil || !strings.Contains(err.Error(), `"moves", which is no setting`) {
+		t.Errorf("a note for no setting: %v", err)
 	}
 }

@@ -259,5 +259,8 @@ func TestDamaRuleTermination(t *testing.T) {
 		if term.String() != c.term || res != c.result {
 			t.Errorf("%v, %v to move: %v %v, want %s %v", c.o, c.side, term, res, c.term, c.result)
 		}
+		if c.o != dama.Ongoing && term.String() != c.o.String() {
+			t.Errorf("%v ends as %q, not by its own name", c.o, term)
+		}
 	}
 }

@@ -240,8 +240,8 @@ var terminationNames = [numTerminations]string{
 	TerminationAdjudicatedWin:       "adjudicated win",
 	TerminationAdjudicatedDraw:      "adjudicated draw",
 	TerminationPlyCap:               "ply cap",
-	TerminationNoMoves:              "no moves",
-	TerminationFortyMove:            "forty-move",
+	TerminationNoMoves:              dama.NoMoves.String(),
+	TerminationFortyMove:            dama.DrawQuiet.String(),
 }
 
 // RuleTermination returns the termination of a game that the rules ended
@@ -252,8 +252,8 @@ func RuleTermination(o board.Outcome) Termination { return Termination(o) }
 // DamaRuleTermination returns the termination and White's result of a
 // draughts game the rules ended with outcome o, with side to move in the
 // final position: no moves is a loss for that side, a repetition
-// (threefold) and the quiet-ply rule are draws. It returns
-// TerminationUnknown for dama.Ongoing.
+// (threefold) and the quiet-ply rule are draws. Its name is the outcome's.
+// It returns TerminationUnknown for dama.Ongoing.
 func DamaRuleTermination(o dama.Outcome, side dama.Color) (Termination, float32) {
 	switch o {
 	case dama.NoMoves:

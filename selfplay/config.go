@@ -36,7 +36,7 @@ type Config struct {
 	// after the record's form was fixed, it enters the job record only when
 	// it is not the default (record:"omitdefault"), so that chess jobs keep
 	// their records and resume.
-	Game  string `json:"game" job:"yes" record:"omitdefault" usage:"the game: chess or dama (Italian draughts; with dama, other adjudication defaults: resign-score 400, resign-plies 8, draw-plies 20)"`
+	Game  string `json:"game" job:"yes" record:"omitdefault" usage:"the game: chess or dama (Italian draughts)"`
 	Games int    `json:"games" job:"yes" usage:"games in the whole job (all shards)"`
 	Seed  uint64 `json:"seed" job:"yes" usage:"seed: the same seed, config and engine give the same games"`
 
@@ -120,6 +120,24 @@ func DamaDefaults() Config {
 	c.ResignPlies = 8
 	c.DrawPlies = 20
 	return c
+}
+
+// UsageNotes completes the -game flag's help (see configs.UsageNoter) with
+// the settings whose defaults DamaDefaults changes, and their values.
+func (Config) UsageNotes() (map[string]string, error) {
+	fields, err := configFields()
+	if err != nil {
+		return nil, err
+	}
+	chess, dama := DefaultConfig(), DamaDefaults()
+	cv, dv := reflect.ValueOf(chess), reflect.ValueOf(dama)
+	var changed []string
+	for _, f := range fields {
+		if f.Key != "game" && !cv.FieldByIndex(f.Index).Equal(dv.FieldByIndex(f.Index)) {
+			changed = append(changed, fmt.Sprintf("%s %v", f.Key, dv.FieldByIndex(f.Index)))
+		}
+	}
+	return map[string]string{"game": "; with dama, other defaults: " + strings.Join(changed, ", ")}, nil
 }
 
 // DefaultsFor returns the defaults of a game's jobs: DefaultConfig for

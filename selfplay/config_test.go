@@ -3,6 +3,7 @@ package selfplay
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -324,5 +325,17 @@ func TestWorkersDefaultToTheCPUsTheProcessMayUse(t *testing.T) {
 	c.Workers = 5
 	if got := c.workers(); got != 5 {
 		t.Errorf("-workers 5: %d workers", got)
+	}
+}
+
+func TestGameHelpNamesTheDefaultsDamaChanges(t *testing.T) {
+	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
+	c := DefaultConfig()
+	if _, err := configs.Bind(fs, &c, ""); err != nil {
+		t.Fatal(err)
+	}
+	want := "the game: chess or dama (Italian draughts); with dama, other defaults: resign-score 400, resign-plies 8, draw-plies 20"
+	if got := fs.Lookup("game").Usage; got != want {
+		t.Errorf("-game help %q, want %q", got, want)
 	}
 }

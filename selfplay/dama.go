@@ -3,16 +3,13 @@ package selfplay
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"chessforge/datasets"
 	"chessforge/encoder"
 	"chessforge/engine/dama"
 	damasearch "chessforge/engine/dama/search"
-	"chessforge/engine/uci"
 )
 
 // Italian draughts self-play (-game dama): the same job as chess's (seed,
@@ -216,83 +213,3 @@ func damaOutcomeScore(o dama.Outcome) int {
 	}
 	return 0
 }
-
-// pdnResult writes White's result as PDN does for Italian draughts: "2-0",
-// "1-1", "0-2".
-func pdnResult(white float32) string {
-	switch white {
-	case 1:
-		return "2-0"
-	case 0:
-		return "0-2"
-	}
-	return "1-1"
-}
-
-// WritePDN writes a draughts game g in Portable Draughts Notation, as
-// WritePGN writes a chess game: the seven-tag roster with Round the game
-// number (1-based), GameType 22 (Italian draughts), the start position as
-// FEN when it is not the standard one, then the game ID, the opening, the
-// ply count and the termination; the moves in standard notation, numbered,
-// wrapped at 79 columns; the result 2-0, 1-1 or 0-2.
-func WritePDN(w io.Writer, g *Game) error {
-	var b strings.Builder
-	tag := func(k, v string) {
-		v = strings.ReplaceAll(v, `\`, `\\`)
-		v = strings.ReplaceAll(v, `"`, `\"`)
-		b.WriteString("[" + k + ` "` + v + "\"]\n")
-	}
-	result := pdnResult(g.Result)
-	tag("Event", "chessforge self-play")
-	tag("Site", "?")
-	tag("Date", "????.??.??")
-	tag("Round", strconv.Itoa(g.Number+1))
-	tag("White", "chessforge "+uci.Version)
-	tag("Black", "chessforge "+uci.Version)
-	tag("Result", result)
-	tag("GameType", "22")
-	if g.StartFEN != dama.StartPosition().FEN() {
-		tag("FEN", g.StartFEN)
-	}
-	tag("GameId", strconv.FormatInt(g.ID, 10))
-	tag("Opening", g.Opening)
-	tag("PlyCount", strconv.Itoa(len(g.Plies)))
-	tag("Termination", g.Termination.String())
-	b.WriteByte('\n')
-	col := 0
-	word := func(s string) {
-		if col > 0 && col+1+len(s) > 79 {
-			b.WriteByte('\n')
-			col = 0
-		} else if col > 0 {
-			b.WriteByte(' ')
-			col++
-		}
-		b.WriteString(s)
-		col += len(s)
-	}
-	blackFirst := strings.HasPrefix(g.StartFEN, "B")
-	for i, pl := range g.Plies {
-		ply := i
-		if blackFirst {
-			ply++
-		}
-		switch {
-		case ply%2 == 0:
-			word(strconv.Itoa(ply/2+1) + ".")
-		case i == 0:
-			word(strconv.Itoa(ply/2+1) + "...")
-		}
-		word(pl.DamaMove.String())
-	}
-	word(result)
-	b.WriteString("\n\n")
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("pdn: game %d: %w", g.Number, err)
-	}
-	return nil
-}
-
-// pdnResults are the results WritePDN writes, which a resumed run's
-// keptPrefix recognises beside PGN's.
-var pdnResults = []string{"2-0", "1-1", "0-2"}

@@ -11,6 +11,7 @@ import (
 	"chessforge/configs"
 	"chessforge/encoder"
 	"chessforge/engine/board"
+	"chessforge/engine/dama/pdn"
 	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
 )
@@ -21,18 +22,7 @@ import (
 // termination, and the moves in SAN.
 func WritePGN(w io.Writer, g *Game) error {
 	err := pgn.Write(w, &pgn.Game{
-		Tags: map[string]string{
-			"Event":       "chessforge self-play",
-			"Site":        "?",
-			"Date":        "????.??.??",
-			"Round":       strconv.Itoa(g.Number + 1),
-			"White":       "chessforge " + uci.Version,
-			"Black":       "chessforge " + uci.Version,
-			"Opening":     g.Opening,
-			"Termination": g.Termination.String(),
-			"GameId":      strconv.FormatInt(g.ID, 10),
-			"PlyCount":    strconv.Itoa(len(g.Plies)),
-		},
+		Tags:   g.tags(),
 		FEN:    g.StartFEN,
 		Moves:  g.moves(),
 		Result: pgn.ResultOf(g.Result),
@@ -41,6 +31,46 @@ func WritePGN(w io.Writer, g *Game) error {
 		return fmt.Errorf("pgn: game %d: %w", g.Number, err)
 	}
 	return nil
+}
+
+// WritePDN writes a draughts game g in Portable Draughts Notation (see
+// pdn.Write), with the tags WritePGN writes for a chess game: the seven-tag
+// roster with Round the game number (1-based), GameType 22, the start
+// position when it is not the standard one, then the game ID, the opening,
+// the ply count and the termination; the moves in standard notation, and
+// the result 2-0, 1-1 or 0-2.
+func WritePDN(w io.Writer, g *Game) error {
+	moves := make([]string, len(g.Plies))
+	for i, pl := range g.Plies {
+		moves[i] = pl.DamaMove.String()
+	}
+	err := pdn.Write(w, &pdn.Game{
+		Tags:   g.tags(),
+		FEN:    g.StartFEN,
+		Moves:  moves,
+		Result: pgn.ResultOf(g.Result),
+	})
+	if err != nil {
+		return fmt.Errorf("pdn: game %d: %w", g.Number, err)
+	}
+	return nil
+}
+
+// tags returns the tags of the game's record but those of its start
+// position and its result.
+func (g *Game) tags() map[string]string {
+	return map[string]string{
+		"Event":       "chessforge self-play",
+		"Site":        "?",
+		"Date":        "????.??.??",
+		"Round":       strconv.Itoa(g.Number + 1),
+		"White":       "chessforge " + uci.Version,
+		"Black":       "chessforge " + uci.Version,
+		"Opening":     g.Opening,
+		"Termination": g.Termination.String(),
+		"GameId":      strconv.FormatInt(g.ID, 10),
+		"PlyCount":    strconv.Itoa(len(g.Plies)),
+	}
 }
 
 // moves returns the game's moves.
@@ -131,7 +161,7 @@ func keptPrefix(r io.Reader, keep func(game int) bool) (int64, error) {
 }
 
 func endsWithResult(text string) bool {
-	for _, r := range append([]string{pgn.WhiteWins, pgn.BlackWins, pgn.Draw, pgn.Unfinished}, pdnResults...) {
+	for _, r := range []string{pgn.WhiteWins, pgn.BlackWins, pgn.Draw, pgn.Unfinished, pdn.WhiteWins, pdn.BlackWins, pdn.Draw} {
 		if text == r || strings.HasSuffix(text, " "+r) {
 			return true
 		}

@@ -15,7 +15,10 @@ const (
 	DrawRepetition         // the position occurs for the third time
 )
 
-// String names the outcome.
+// String names the outcome: "no moves", "forty-move" (QuietLimit plies,
+// forty moves each, without a capture), "threefold" (repetition, named as
+// chess's board.ThreefoldRepetition is). These are the names that a
+// dataset's termination column and a match's Termination tag use.
 func (o Outcome) String() string {
 	switch o {
 	case Ongoing:
@@ -23,9 +26,9 @@ func (o Outcome) String() string {
 	case NoMoves:
 		return "no moves"
 	case DrawQuiet:
-		return "draw by 80 plies without capture"
+		return "forty-move"
 	case DrawRepetition:
-		return "draw by repetition"
+		return "threefold"
 	}
 	return "unknown"
 }

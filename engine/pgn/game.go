@@ -1,6 +1,7 @@
 // Package pgn reads and writes chess games: PGN files (tags, start
 // positions and mainline moves) and EPD opening books, with Load to read an
-// opening book of either kind, and Write for PGN export format.
+// opening book of either kind, and Write for PGN export format, whose
+// layout WriteRecord gives any game's record (draughts' PDN shares it).
 package pgn
 
 import (

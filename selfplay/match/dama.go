@@ -78,10 +78,10 @@ func (g *damaGame) adjudicate() bool {
 		g.lose(g.side(stm), why)
 		return true
 	case dama.DrawQuiet:
-		g.finish(pgn.Draw, fmt.Sprintf("quiet-ply rule: %d plies without a capture", dama.QuietLimit))
+		g.finish(pgn.Draw, dama.DrawQuiet.String())
 		return true
 	case dama.DrawRepetition:
-		g.finish(pgn.Draw, "threefold repetition")
+		g.finish(pgn.Draw, dama.DrawRepetition.String())
 		return true
 	}
 	if result, termination := g.adj.decide(g.cfg, len(g.rec.damaMoves)); result != "" {

@@ -152,9 +152,9 @@ func TestDamaRandomEnginesPlayCompleteGamesByTheRules(t *testing.T) {
 			want, result = "no ", map[dama.Color]string{dama.White: "0-2", dama.Black: "2-0"}[stm]
 			decisive++
 		case dama.DrawQuiet:
-			want, result = "quiet-ply rule: 80 plies without a capture", "1-1"
+			want, result = "forty-move", "1-1"
 		case dama.DrawRepetition:
-			want, result = "threefold repetition", "1-1"
+			want, result = "threefold", "1-1"
 		default:
 			t.Errorf("game %d ends in a position the rules do not end: %s", i+1, pos.FEN())
 			continue
@@ -198,7 +198,7 @@ func TestDamaGamesEndByTheRules(t *testing.T) {
 			[2]string{"2-0", "2-0"}, stats.Trinomial{W: 1, L: 1}, 0},
 		// Two lone kings shuffling back and forth repeat the position.
 		{"drawn by repetition", "W:WK29:BK4", "shuffle",
-			[2]string{"threefold repetition", "threefold repetition"},
+			[2]string{"threefold", "threefold"},
 			[2]string{"1-1", "1-1"}, stats.Trinomial{D: 2}, 0},
 		{"drawn at the ply cap", "W:WK29:BK4", "shuffle",
 			[2]string{"adjudication: ply cap (3 plies)", "adjudication: ply cap (3 plies)"},

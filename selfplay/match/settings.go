@@ -40,7 +40,7 @@ type Settings struct {
 	Openings    string `json:"openings" usage:"opening book: EPD (one FEN per line) or PGN (mainlines); default: 44 built-in lines, then the same lines with two random plies added. For dama: one opening a line, a PDN FEN and/or moves; default: random lines of 2 to 4 plies, each a different position"`
 	BookPlies   int    `json:"book-plies" usage:"play at most this many plies of each book line (0: all)"`
 	RandomPlies int    `json:"random-plies" usage:"without -openings: start each pair from this many random plies instead of the built-in lines (dama: instead of 2 to 4)"`
-	MaxPlies    int    `json:"max-plies" usage:"adjudicate a draw when a game reaches this many plies (0: no cap for chess, 400 for dama)"`
+	MaxPlies    int    `json:"max-plies" usage:"adjudicate a draw when a game reaches this many plies"`
 	PGN         string `json:"pgn" usage:"write the games to this PGN file (PDN for dama)"`
 	Concurrency int    `json:"concurrency" usage:"games played at once (each engine searches with one thread unless told otherwise)"`
 	Seed        uint64 `json:"seed" usage:"seed for the order of the openings (and random openings)"`
@@ -53,6 +53,12 @@ type Settings struct {
 	MoveTimeout   configs.Duration `json:"move-timeout" usage:"budget for one node- or depth-limited search before the engine counts as hung"`
 	Event         string           `json:"event" usage:"PGN Event tag (default: chessforge match with the time control)"`
 	Quiet         bool             `json:"quiet" usage:"no progress bar (nor, for dama, a line on stderr for each forfeit)"`
+}
+
+// UsageNotes completes the -max-plies flag's help (see configs.UsageNoter)
+// with its default for draughts, DefaultDamaMaxPlies.
+func (Settings) UsageNotes() (map[string]string, error) {
+	return map[string]string{"max-plies": fmt.Sprintf(" (0: no cap for chess, %d for dama)", DefaultDamaMaxPlies)}, nil
 }
 
 // DefaultSettings returns the defaults of every setting.

@@ -216,3 +216,13 @@ func TestOptionListFormsAgree(t *testing.T) {
 		t.Errorf("%+v %q", l, l.String())
 	}
 }
+
+func TestMaxPliesHelpGivesTheDraughtsDefault(t *testing.T) {
+	var help strings.Builder
+	if _, err := ParseArgs([]string{"-h"}, &help); err == nil {
+		t.Fatal("-h: no error")
+	}
+	if want := "this many plies (0: no cap for chess, 400 for dama)\n"; !strings.Contains(help.String(), want) {
+		t.Errorf("-h does not say %q:\n%s", want, help.String())
+	}
+}
