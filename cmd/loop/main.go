@@ -36,6 +36,7 @@ import (
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
+	"chessforge/internal/atomicfile"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 	"chessforge/tuner"
@@ -94,11 +95,7 @@ func copyFile(dst, src string) error {
 	if err != nil {
 		return err
 	}
-	tmp := dst + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dst)
+	return atomicfile.WriteFile(dst, data, 0o644)
 }
 
 // stages holds the command lines of a cycle's stages: self-play's and the

@@ -33,6 +33,7 @@ import (
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/engine/nnue"
+	"chessforge/internal/atomicfile"
 	"chessforge/selfplay/match"
 )
 
@@ -127,11 +128,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // runNetwork runs cfg.Cycles network cycles, each resuming the unfinished
