@@ -306,12 +306,23 @@ def evaluate(model, ds, device):
 
 # The settings a resumed run must share with the checkpoint's, so that it
 # continues the same run (epochs, threads and device may change).
-_SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lam", "seed",
+_SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
                    "init_scale", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score", "init")
+
+# Settings added after checkpoints were first written, with the value an
+# older checkpoint's run had.
+_ADDED_SETTINGS = {"lr_gamma": 1.0}
 
 
 def _checkpoints(out):
     return sorted(glob.glob(os.path.join(out, "epoch-*.pt")))
+
+
+def epoch_lr(args, epoch):
+    """The learning rate of an epoch (0-based): --lr decayed by --lr-gamma
+    each epoch, so that it depends on the epoch alone and a resumed run
+    (even one given more --epochs) continues the same schedule."""
+    return args.lr * args.lr_gamma ** epoch
 
 
 def train(args):
@@ -346,7 +357,7 @@ def _train(args, device):
             state = torch.load(ck[-1], map_location=device)
             was = state["settings"]
             for k in _SAME_ON_RESUME:
-                if was.get(k) != getattr(args, k):
+                if was.get(k, _ADDED_SETTINGS.get(k)) != getattr(args, k):
                     raise ValueError(f"{ck[-1]}: trained with {k} {was.get(k)!r}, resumed with {getattr(args, k)!r}")
             model.load_state_dict(state["model"])
             opt.load_state_dict(state["optimizer"])
@@ -376,6 +387,9 @@ def _train(args, device):
     path = None
     for epoch in range(start, args.epochs):
         tr.set_epoch(epoch)
+        lr = epoch_lr(args, epoch)
+        for group in opt.param_groups:
+            group["lr"] = lr
         model.train()
         t0, c0 = time.perf_counter(), time.process_time()
         total, n, steps = 0.0, 0, 0
@@ -399,9 +413,9 @@ def _train(args, device):
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         positions += n
         vloss = evaluate(model, val, device)[0] if val else None
-        history.append({"epoch": epoch + 1, "train_loss": round(total / max(n, 1), 7),
+        history.append({"epoch": epoch + 1, "lr": lr, "train_loss": round(total / max(n, 1), 7),
                         "val_loss": None if vloss is None else round(vloss, 7), "positions": n})
-        print(f"epoch {epoch + 1}: train loss {total / max(n, 1):.6f}, val loss "
+        print(f"epoch {epoch + 1}: lr {lr:.3g}, train loss {total / max(n, 1):.6f}, val loss "
               f"{'-' if vloss is None else f'{vloss:.6f}'}, {n} positions, {n / wall:.0f} positions/s, "
               f"{n / max(cpu, 1e-9):.0f} per CPU second", flush=True)
         path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
@@ -482,7 +496,9 @@ def main(argv=None):
     t.add_argument("--steps", type=int, default=0, help="at most this many steps per epoch (0: all)")
     t.add_argument("--batch-size", type=int, default=1024)
     t.add_argument("--shuffle-buffer", type=int, default=262144)
-    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--lr", type=float, default=1e-3, help="the learning rate of the first epoch")
+    t.add_argument("--lr-gamma", type=float, default=1.0,
+                   help="multiplies the learning rate after each epoch (epoch e trains at lr*gamma^(e-1))")
     t.add_argument("--lambda", dest="lam", type=float, default=0.0,
                    help="weight of the game result in the target (the rest: sigmoid(score/400)); "
                         "0 by default: with a few million positions the result term overfits")

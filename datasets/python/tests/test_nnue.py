@@ -92,20 +92,20 @@ class Training(unittest.TestCase):
         self.assertLessEqual(float(w.abs().max()), nnue.CLIP)
 
     def test_resume_gives_the_uninterrupted_run(self):
-        whole = self.train("whole", "--epochs", "3")
-        part = self.train("part", "--epochs", "1")
-        self.train("part", "--epochs", "3", "--resume")
+        whole = self.train("whole", "--epochs", "3", "--lr-gamma", "0.5")
+        part = self.train("part", "--epochs", "1", "--lr-gamma", "0.5")
+        self.train("part", "--epochs", "3", "--lr-gamma", "0.5", "--resume")
         a, b = torch.load(os.path.join(whole, "epoch-0003.pt")), torch.load(os.path.join(part, "epoch-0003.pt"))
         for k in a["model"]:
             self.assertTrue(torch.equal(a["model"][k], b["model"][k]), k)
         self.assertEqual(a["history"], b["history"])
-        self.assertEqual(len(a["history"]), 3)
+        self.assertEqual([h["lr"] for h in a["history"]], [1e-3, 5e-4, 2.5e-4])
         self.assertIsNotNone(a["history"][-1]["val_loss"])
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             rc = nnue.main(["train", self.data, "--out", part, "--batch-size", "128", "--steps", "8", "--seed", "3",
-                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "4", "--lambda", "0.25",
-                            "--resume"])
+                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "4", "--lr-gamma", "0.5",
+                            "--lambda", "0.25", "--resume"])
         self.assertEqual(rc, 1)
         self.assertIn("trained with lam 0.0, resumed with 0.25", err.getvalue())
         self.assertFalse(os.path.exists(os.path.join(part, "epoch-0004.pt")))
