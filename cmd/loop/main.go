@@ -112,8 +112,11 @@ func commands(cfg Config, baseEngine, tunedEngine string) stages {
 	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
 	var game []string
 	record := "pgn"
+	// The tables are the hand-crafted evaluation's, so a chess match plays
+	// it on both sides whatever the engine's default evaluation.
+	hce := []string{"-a-opt", "Use NNUE=false", "-b-opt", "Use NNUE=false"}
 	if cfg.Game == match.Dama {
-		game, record = []string{"-game", match.Dama}, "pdn"
+		game, record, hce = []string{"-game", match.Dama}, "pdn", nil
 	}
 	engine := func(path string) string { return strings.Join(slices.Concat([]string{path}, game), " ") }
 	data := work("selfplay")
@@ -121,7 +124,7 @@ func commands(cfg Config, baseEngine, tunedEngine string) stages {
 		selfplay: slices.Concat([]string{"bin/selfplay"}, game, cfg.SelfplayArgs, []string{"-out", data, "-pgn", work("selfplay." + record)}),
 		tune:     slices.Concat([]string{"bin/tune"}, game, []string{"-data", data, "-out", cfg.WeightsFile, "-report", work("tune-report")}, cfg.TuneArgs),
 		match: slices.Concat(game, []string{"-a", engine(tunedEngine), "-a-name", "tuned", "-b", engine(baseEngine), "-b-name", "before",
-			"-pgn", work("match." + record)}, cfg.MatchArgs),
+			"-pgn", work("match." + record)}, hce, cfg.MatchArgs),
 	}
 }
 

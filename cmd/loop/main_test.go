@@ -274,7 +274,7 @@ func TestStagesGiveEveryStageTheGame(t *testing.T) {
 	want := stages{
 		selfplay: []string{"bin/selfplay", "-games", "10", "-out", "data/loop/selfplay", "-pgn", "data/loop/selfplay.pgn"},
 		tune:     []string{"bin/tune", "-data", "data/loop/selfplay", "-out", "engine/eval/weights_gen.go", "-report", "data/loop/tune-report", "-val", "0.2"},
-		match:    []string{"-a", "w/tuned", "-a-name", "tuned", "-b", "w/base", "-b-name", "before", "-pgn", "data/loop/match.pgn", "-games", "20"},
+		match:    []string{"-a", "w/tuned", "-a-name", "tuned", "-b", "w/base", "-b-name", "before", "-pgn", "data/loop/match.pgn", "-a-opt", "Use NNUE=false", "-b-opt", "Use NNUE=false", "-games", "20"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("chess:\ngot  %q\nwant %q", got, want)

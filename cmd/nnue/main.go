@@ -48,7 +48,7 @@ func main() {
 // config's match-args) follows.
 func matchArgs(engine, net, pgn string, extra []string) []string {
 	args := []string{"-a", engine, "-a-name", "nnue", "-a-opt", "Use NNUE=true", "-a-opt", "EvalFile=" + net,
-		"-b", engine, "-b-name", "hce", "-pgn", pgn}
+		"-b", engine, "-b-name", "hce", "-b-opt", "Use NNUE=false", "-pgn", pgn}
 	return append(args, extra...)
 }
 

@@ -37,7 +37,7 @@ func TestShippedConfigLoads(t *testing.T) {
 	if s.SPRT == (match.SPRTSetting{}) || s.TC.Base == 0 {
 		t.Errorf("match-args %q: SPRT %v, time control %q", c.MatchArgs, s.SPRT, s.TC)
 	}
-	if got := s.AOpt.String(); got != "Use NNUE=true EvalFile=net.nnue" || len(s.BOpt) != 0 || s.A != s.B {
+	if got := s.AOpt.String(); got != "Use NNUE=true EvalFile=net.nnue" || s.BOpt.String() != "Use NNUE=false" || s.A != s.B {
 		t.Errorf("engine A options %q, B options %q, A %q, B %q", got, s.BOpt, s.A, s.B)
 	}
 }
