@@ -10,12 +10,12 @@ import (
 )
 
 // TestNNUEOptions checks Use NNUE and EvalFile: the handshake lists them,
-// the embedded network loads and plays, a network file loads by name, a
+// the embedded network loads and plays (by default too), a network file loads by name, a
 // bad file is reported by name and leaves the hand-crafted evaluation, and
 // switching back gives the hand-crafted search again.
 func TestNNUEOptions(t *testing.T) {
 	out := run(t, "uci")
-	for _, want := range []string{"option name Use NNUE type check default false", "option name EvalFile type string default <empty>"} {
+	for _, want := range []string{"option name Use NNUE type check default true", "option name EvalFile type string default <empty>"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("handshake lacks %q", want)
 		}
@@ -24,7 +24,7 @@ func TestNNUEOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hand := run(t, "position startpos", "go depth 4")
+	hand := run(t, "setoption name Use NNUE value false", "position startpos", "go depth 4")
 	out = run(t, "setoption name Use NNUE value true", "position startpos", "go depth 4")
 	if !strings.Contains(out, "info string NNUE evaluation using "+nnue.DefaultName+", network "+def.ID()) ||
 		!strings.Contains(out, "bestmove ") {
@@ -32,6 +32,11 @@ func TestNNUEOptions(t *testing.T) {
 	}
 	if lastInfo(out) == lastInfo(hand) {
 		t.Errorf("the network's search reports what the hand-crafted one does: %s", lastInfo(out))
+	}
+	// By default the embedded network plays, without a word before the
+	// handshake.
+	if def := run(t, "position startpos", "go depth 4"); lastInfo(def) != lastInfo(out) || strings.Contains(def, "info string") {
+		t.Errorf("the default evaluation is not the embedded network's (Use NNUE true: %s):\n%s", lastInfo(out), def)
 	}
 
 	dir := t.TempDir()

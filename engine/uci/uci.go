@@ -54,13 +54,22 @@ type Session struct {
 	net      *nnue.Network
 }
 
-// NewSession returns a session writing to out.
+// DefaultUseNNUE is the default of the Use NNUE option: the embedded
+// network evaluates until the option turns it off. It became the default
+// once the network beat the hand-crafted evaluation by SPRT (README).
+const DefaultUseNNUE = true
+
+// NewSession returns a session writing to out, evaluating as
+// DefaultUseNNUE says.
 func NewSession(out io.Writer) *Session {
-	return &Session{
-		out:    bufio.NewWriter(out),
-		engine: search.New(search.DefaultOptions),
-		pos:    board.NewPosition(),
+	s := &Session{
+		out:     bufio.NewWriter(out),
+		engine:  search.New(search.DefaultOptions),
+		pos:     board.NewPosition(),
+		useNNUE: DefaultUseNNUE,
 	}
+	s.applyEval(false)
+	return s
 }
 
 // Run reads commands from in until quit or end of input.
@@ -100,7 +109,7 @@ func (s *Session) Handle(line string) bool {
 		s.printf("option name Move Overhead type spin default %d min 0 max 5000\n", search.DefaultOptions.MoveOverhead.Milliseconds())
 		s.printf("option name Ponder type check default false\n")
 		s.printf("option name Clear Hash type button\n")
-		s.printf("option name Use NNUE type check default false\n")
+		s.printf("option name Use NNUE type check default %t\n", DefaultUseNNUE)
 		s.printf("option name EvalFile type string default <empty>\n")
 		s.printf("uciok\n")
 	case "isready":
@@ -192,7 +201,7 @@ func (s *Session) setOption(args []string) {
 			s.printf("info string setoption %s: value %q is not true or false\n", name, value)
 			return
 		}
-		s.applyEval()
+		s.applyEval(true)
 	case "evalfile":
 		if value == "<empty>" {
 			value = ""
@@ -200,7 +209,7 @@ func (s *Session) setOption(args []string) {
 		if value != s.evalFile {
 			s.evalFile, s.net = value, nil
 		}
-		s.applyEval()
+		s.applyEval(true)
 	default:
 		s.printf("info string unknown option %q\n", name)
 	}
@@ -209,8 +218,9 @@ func (s *Session) setOption(args []string) {
 // applyEval gives the engine the evaluation the options choose: the
 // hand-crafted one, or with Use NNUE the network of EvalFile (empty: the
 // embedded default), loaded once. A network that does not load is reported,
-// and the hand-crafted evaluation plays until one does.
-func (s *Session) applyEval() {
+// and the hand-crafted evaluation plays until one does; one that does is
+// named in an info string when report is set (an option changed).
+func (s *Session) applyEval(report bool) {
 	if !s.useNNUE {
 		s.engine.SetNetwork(nil)
 		return
@@ -230,6 +240,9 @@ func (s *Session) applyEval() {
 		}
 	}
 	s.engine.SetNetwork(s.net)
+	if !report {
+		return
+	}
 	name := s.evalFile
 	if name == "" {
 		name = nnue.DefaultName
