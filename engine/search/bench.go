@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chessforge/engine/board"
+	"chessforge/engine/nnue"
 )
 
 // DefaultBenchDepth is the depth of `bench` without an argument.
@@ -55,10 +56,12 @@ func (r BenchResult) NPS() uint64 {
 }
 
 // Bench searches the fixed positions to depth with one thread and a 16 MiB
-// table, printing one line per position to w. Its node total is a signature
-// of the search and evaluation: it changes only when they do.
-func Bench(depth int, w io.Writer) BenchResult {
+// table, evaluating with network net (nil: the hand-crafted evaluation),
+// printing one line per position to w. Its node total is a signature of the
+// search and evaluation: it changes only when they do.
+func Bench(depth int, net *nnue.Network, w io.Writer) BenchResult {
 	e := New(Options{HashMB: 16, Threads: 1, MultiPV: 1})
+	e.SetNetwork(net)
 	var r BenchResult
 	for i, fen := range benchFENs {
 		p, err := board.ParseFEN(fen)

@@ -13,7 +13,7 @@ import (
 func BenchmarkBench(b *testing.B) {
 	var nodes uint64
 	for range b.N {
-		nodes += Bench(11, io.Discard).Nodes
+		nodes += Bench(11, nil, io.Discard).Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }

@@ -1,12 +1,15 @@
 package uci
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"chessforge/engine/nnue"
+	"chessforge/engine/search"
 )
 
 // TestNNUEOptions checks Use NNUE and EvalFile: the handshake lists them,
@@ -85,4 +88,27 @@ func lastInfo(out string) string {
 		last = last[:i]
 	}
 	return last
+}
+
+// TestBenchEvaluatesAsTheOptionsSay: bench searches with the evaluation the
+// options chose, so its node count is the embedded network's by default and
+// the hand-crafted evaluation's with Use NNUE false.
+func TestBenchEvaluatesAsTheOptionsSay(t *testing.T) {
+	def, err := nnue.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(net *nnue.Network) string {
+		return fmt.Sprintf("%d nodes ", search.Bench(4, net, io.Discard).Nodes)
+	}
+	withNet, hand := want(def), want(nil)
+	if withNet == hand {
+		t.Fatalf("the network's bench counts what the hand-crafted one does: %s", hand)
+	}
+	if out := run(t, "bench 4"); !strings.Contains(out, "\n"+withNet) {
+		t.Errorf("default bench, want %q:\n%s", withNet, out)
+	}
+	if out := run(t, "setoption name Use NNUE value false", "bench 4"); !strings.Contains(out, "\n"+hand) {
+		t.Errorf("bench with Use NNUE false, want %q:\n%s", hand, out)
+	}
 }

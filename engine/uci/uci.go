@@ -529,7 +529,11 @@ func (s *Session) bench(args []string) {
 	}
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
-	r := search.Bench(depth, s.out)
+	var net *nnue.Network // the evaluation the options chose (see applyEval)
+	if s.useNNUE {
+		net = s.net
+	}
+	r := search.Bench(depth, net, s.out)
 	fmt.Fprintf(s.out, "%d nodes %d nps\n", r.Nodes, r.NPS())
 	s.out.Flush()
 }
