@@ -529,11 +529,7 @@ func (s *Session) bench(args []string) {
 	}
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
-	var net *nnue.Network // the evaluation the options chose (see applyEval)
-	if s.useNNUE {
-		net = s.net
-	}
-	r := search.Bench(depth, net, s.out)
+	r := search.Bench(depth, s.engine.Network(), s.out)
 	fmt.Fprintf(s.out, "%d nodes %d nps\n", r.Nodes, r.NPS())
 	s.out.Flush()
 }

@@ -357,8 +357,9 @@ def _train(args, device):
             state = torch.load(ck[-1], map_location=device)
             was = state["settings"]
             for k in _SAME_ON_RESUME:
-                if was.get(k, _ADDED_SETTINGS.get(k)) != getattr(args, k):
-                    raise ValueError(f"{ck[-1]}: trained with {k} {was.get(k)!r}, resumed with {getattr(args, k)!r}")
+                had = was.get(k, _ADDED_SETTINGS.get(k))
+                if had != getattr(args, k):
+                    raise ValueError(f"{ck[-1]}: trained with {k} {had!r}, resumed with {getattr(args, k)!r}")
             model.load_state_dict(state["model"])
             opt.load_state_dict(state["optimizer"])
             history, start, positions = state["history"], state["epoch"], state["positions"]
