@@ -77,10 +77,12 @@ func (n *Network) Move(a *Accumulator, pc board.Piece, from, to board.Square) {
 }
 
 // Output returns the network's evaluation of accumulators a with stm to
-// move, in centipawns from stm's point of view.
-func (n *Network) Output(a *Accumulator, stm board.Color) int {
-	s := output(&a.V[stm&1], &a.V[stm&1^1], &n.W2)
-	v := s/QA + int64(n.B2)
+// move and pieces pieces on the board (which choose the output bucket), in
+// centipawns from stm's point of view.
+func (n *Network) Output(a *Accumulator, stm board.Color, pieces int) int {
+	b := n.Bucket(pieces)
+	s := output(&a.V[stm&1], &a.V[stm&1^1], &n.W2[b])
+	v := s/QA + int64(n.B2[b])
 	return int(v * Scale / (QA * QB))
 }
 
@@ -90,7 +92,7 @@ func (n *Network) Output(a *Accumulator, stm board.Color) int {
 func (n *Network) Evaluate(p *board.Position) int {
 	var a Accumulator
 	n.Refresh(&a, p)
-	return n.Output(&a, p.SideToMove())
+	return n.Output(&a, p.SideToMove(), p.Occupied().Count())
 }
 
 // piecePlace is a piece on a square.

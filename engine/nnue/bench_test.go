@@ -19,7 +19,7 @@ func benchPaths(b *testing.B, f func(b *testing.B)) {
 // BenchmarkUpdate measures one quiet move's accumulator update, both
 // perspectives.
 func BenchmarkUpdate(b *testing.B) {
-	n := Random(1)
+	n := Random(1, 8)
 	p := board.NewPosition()
 	m, _ := p.ParseUCIMove("g1f3")
 	d := DeltaOf(p, m)
@@ -34,12 +34,12 @@ func BenchmarkUpdate(b *testing.B) {
 
 // BenchmarkOutput measures the output layer: SCReLU and the dot product.
 func BenchmarkOutput(b *testing.B) {
-	n := Random(1)
+	n := Random(1, 8)
 	var a Accumulator
 	n.Refresh(&a, board.NewPosition())
 	benchPaths(b, func(b *testing.B) {
 		for b.Loop() {
-			n.Output(&a, board.White)
+			n.Output(&a, board.White, 32)
 		}
 	})
 }

@@ -16,9 +16,13 @@ import (
 // The architecture and quantization this package implements (format
 // version 1).
 const (
-	Inputs  = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
-	Hidden  = 256 // accumulator width per perspective
-	Outputs = 1
+	Inputs = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
+	Hidden = 256 // accumulator width per perspective
+
+	// MaxOutputs is the most output buckets a network may have. A network
+	// has 1, 2, 4 or 8 (its Outputs); a position's bucket is chosen by the
+	// number of pieces on the board (see Bucket).
+	MaxOutputs = 8
 
 	// ActivationSCReLU is the activation code of SCReLU, clamp(x, 0, QA)².
 	ActivationSCReLU = 1
@@ -42,8 +46,7 @@ const (
 const Magic = "CFNN"
 
 const (
-	headerSize  = 72 // magic, version, architecture, quantization, hash, provenance length
-	payloadSize = Inputs*Hidden*2 + Hidden*2 + 2*Hidden*2 + 4
+	headerSize = 72 // magic, version, architecture, quantization, hash, provenance length
 	// maxProvenance bounds the provenance, so that a corrupt length is
 	// reported instead of allocating gigabytes.
 	maxProvenance = 1 << 20
@@ -57,16 +60,49 @@ type Network struct {
 	W1 [Inputs][Hidden]int16
 	// B1 is the feature transformer's bias.
 	B1 [Hidden]int16
-	// W2 are the output weights: [0, Hidden) for the side to move's
-	// accumulator, [Hidden, 2·Hidden) for the other side's.
-	W2 [2 * Hidden]int16
-	// B2 is the output bias, scaled by QA·QB.
-	B2 int32
+	// W2[b] are the output weights of bucket b: [0, Hidden) for the side
+	// to move's accumulator, [Hidden, 2·Hidden) for the other side's.
+	// Buckets from Outputs() on are zero.
+	W2 [MaxOutputs][2 * Hidden]int16
+	// B2[b] is the output bias of bucket b, scaled by QA·QB.
+	B2 [MaxOutputs]int32
 	// Provenance is the file's provenance, a JSON object (the command,
 	// seed, positions, epochs, losses, dataset, creation time).
 	Provenance []byte
 
 	hash [sha256.Size]byte
+	// outputs is the number of output buckets (1, 2, 4 or 8); piecesPer
+	// is 32/outputs, the pieces each bucket spans.
+	outputs, piecesPer int
+}
+
+// validOutputs reports whether a network may have k output buckets.
+func validOutputs(k int) bool { return k == 1 || k == 2 || k == 4 || k == 8 }
+
+// payloadSize is the size of the weights of a network with k outputs.
+func payloadSize(k int) int { return Inputs*Hidden*2 + Hidden*2 + k*(2*Hidden*2+4) }
+
+// SetOutputs sets the number of output buckets of a network built in memory
+// (1, 2, 4 or 8; other numbers panic): buckets from k on are cleared.
+func (n *Network) SetOutputs(k int) {
+	if !validOutputs(k) {
+		panic(fmt.Sprintf("nnue: %d output buckets, want 1, 2, 4 or 8", k))
+	}
+	n.outputs, n.piecesPer = k, 32/k
+	for b := k; b < MaxOutputs; b++ {
+		n.W2[b], n.B2[b] = [2 * Hidden]int16{}, 0
+	}
+}
+
+// Outputs returns the number of output buckets.
+func (n *Network) Outputs() int { return n.outputs }
+
+// Bucket returns the output bucket of a position with the given number of
+// pieces on the board (kings included): (pieces − 2) / (32 / Outputs),
+// kept within [0, Outputs). With 8 buckets, 2–5 pieces use bucket 0 and
+// 30–32 bucket 7.
+func (n *Network) Bucket(pieces int) int {
+	return min(max(pieces-2, 0)/n.piecesPer, n.outputs-1)
 }
 
 // ID returns the network's id: the first 16 hex digits of the SHA-256 of
@@ -141,10 +177,11 @@ func Parse(data []byte, name string) (*Network, error) {
 		return nil, formatErr(name, "unsupported format version %d (this engine reads version %d)", v, Version)
 	}
 	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
-	if arch != [4]uint32{Inputs, Hidden, Outputs, ActivationSCReLU} {
-		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, %d, %d, %d (SCReLU)",
-			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, Outputs, ActivationSCReLU)
+	if arch[0] != Inputs || arch[1] != Hidden || arch[3] != ActivationSCReLU || !validOutputs(int(arch[2])) {
+		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, %d, 1, 2, 4 or 8, %d (SCReLU)",
+			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, ActivationSCReLU)
 	}
+	outputs := int(arch[2])
 	quant := [3]uint32{u32(24), u32(28), u32(32)}
 	if quant != [3]uint32{QA, QB, Scale} {
 		return nil, formatErr(name, "other quantization: QA %d, QB %d, SCALE %d; this engine uses %d, %d, %d",
@@ -156,7 +193,7 @@ func Parse(data []byte, name string) (*Network, error) {
 	if provLen > maxProvenance {
 		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
 	}
-	total := headerSize + int(provLen) + payloadSize
+	total := headerSize + int(provLen) + payloadSize(outputs)
 	if len(data) < total {
 		return nil, formatErr(name, "truncated: expected %d bytes, got %d", total, len(data))
 	}
@@ -168,6 +205,7 @@ func Parse(data []byte, name string) (*Network, error) {
 		return nil, formatErr(name, "hash mismatch: header says %x, payload hashes to %x", want[:8], got[:8])
 	}
 	n := new(Network)
+	n.SetOutputs(outputs)
 	n.hash = want
 	n.Provenance = bytes.Clone(data[headerSize : headerSize+int(provLen)])
 	off := 0
@@ -184,10 +222,15 @@ func Parse(data []byte, name string) (*Network, error) {
 	for j := range n.B1 {
 		n.B1[j] = i16()
 	}
-	for j := range n.W2 {
-		n.W2[j] = i16()
+	for b := range outputs {
+		for j := range n.W2[b] {
+			n.W2[b][j] = i16()
+		}
 	}
-	n.B2 = int32(binary.LittleEndian.Uint32(payload[off:]))
+	for b := range outputs {
+		n.B2[b] = int32(binary.LittleEndian.Uint32(payload[off:]))
+		off += 4
+	}
 	if err := n.checkRanges(); err != nil {
 		return nil, formatErr(name, "%v", err)
 	}
@@ -208,9 +251,11 @@ func (n *Network) checkRanges() error {
 			return fmt.Errorf("weight out of range: b1[%d] = %d, the format allows |b| <= %d", j, w, MaxW1)
 		}
 	}
-	for j, w := range n.W2 {
-		if w < -MaxW2 || w > MaxW2 {
-			return fmt.Errorf("weight out of range: W2[%d] = %d, the format allows |w| <= %d", j, w, MaxW2)
+	for b := range n.outputs {
+		for j, w := range n.W2[b] {
+			if w < -MaxW2 || w > MaxW2 {
+				return fmt.Errorf("weight out of range: W2[%d][%d] = %d, the format allows |w| <= %d", b, j, w, MaxW2)
+			}
 		}
 	}
 	return nil
@@ -218,7 +263,7 @@ func (n *Network) checkRanges() error {
 
 // payload returns the weights as the file stores them.
 func (n *Network) payload() []byte {
-	b := make([]byte, 0, payloadSize)
+	b := make([]byte, 0, payloadSize(n.outputs))
 	for i := range n.W1 {
 		for _, w := range n.W1[i] {
 			b = binary.LittleEndian.AppendUint16(b, uint16(w))
@@ -227,10 +272,15 @@ func (n *Network) payload() []byte {
 	for _, w := range n.B1 {
 		b = binary.LittleEndian.AppendUint16(b, uint16(w))
 	}
-	for _, w := range n.W2 {
-		b = binary.LittleEndian.AppendUint16(b, uint16(w))
+	for k := range n.outputs {
+		for _, w := range n.W2[k] {
+			b = binary.LittleEndian.AppendUint16(b, uint16(w))
+		}
 	}
-	return binary.LittleEndian.AppendUint32(b, uint32(n.B2))
+	for k := range n.outputs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(n.B2[k]))
+	}
+	return b
 }
 
 // Seal computes the network's hash from its weights; call it after setting
@@ -241,6 +291,9 @@ func (n *Network) Seal() { n.hash = sha256.Sum256(n.payload()) }
 // and sets its hash to the payload's. Weights beyond MaxW1 or MaxW2 are an
 // error: no engine would read the file.
 func (n *Network) Write(w io.Writer) error {
+	if !validOutputs(n.outputs) {
+		return fmt.Errorf("nnue: %d output buckets, want 1, 2, 4 or 8 (SetOutputs)", n.outputs)
+	}
 	if err := n.checkRanges(); err != nil {
 		return fmt.Errorf("nnue: %w", err)
 	}
@@ -248,7 +301,7 @@ func (n *Network) Write(w io.Writer) error {
 	n.hash = sha256.Sum256(payload)
 	bw := bufio.NewWriter(w)
 	bw.WriteString(Magic)
-	for _, v := range []uint32{Version, Inputs, Hidden, Outputs, ActivationSCReLU, QA, QB, Scale} {
+	for _, v := range []uint32{Version, Inputs, Hidden, uint32(n.outputs), ActivationSCReLU, QA, QB, Scale} {
 		binary.Write(bw, binary.LittleEndian, v)
 	}
 	bw.Write(n.hash[:])

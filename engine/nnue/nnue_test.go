@@ -58,12 +58,19 @@ func refEval(n *Network, p *board.Position) int {
 		return x * x
 	}
 	stm := int(p.SideToMove())
+	pieces := 0
+	for sq := range 64 {
+		if p.PieceAt(board.Square(sq)) != board.NoPiece {
+			pieces++
+		}
+	}
+	b := min(max(pieces-2, 0)/(32/n.Outputs()), n.Outputs()-1)
 	var s int64
 	for j := range Hidden {
-		s += screlu(acc[stm][j]) * int64(n.W2[j])
-		s += screlu(acc[1-stm][j]) * int64(n.W2[Hidden+j])
+		s += screlu(acc[stm][j]) * int64(n.W2[b][j])
+		s += screlu(acc[1-stm][j]) * int64(n.W2[b][Hidden+j])
 	}
-	v := s/QA + int64(n.B2)
+	v := s/QA + int64(n.B2[b])
 	return int(v * Scale / (QA * QB))
 }
 
@@ -106,12 +113,12 @@ func randomPositions(t testing.TB, seed uint64, count, plies int) []*board.Posit
 
 func TestForwardPassEqualsReference(t *testing.T) {
 	positions := randomPositions(t, 7, 16, 60)
-	for seed := range uint64(3) {
-		n := Random(seed)
+	for seed, outputs := range []int{1, 2, 4, 8} {
+		n := Random(uint64(seed), outputs)
 		paths(t, func(t *testing.T) {
 			for _, p := range positions {
 				if got, want := n.Evaluate(p), refEval(n, p); got != want {
-					t.Fatalf("net %d, %s: Evaluate = %d, reference = %d", seed, p.FEN(), got, want)
+					t.Fatalf("net %d (%d outputs), %s: Evaluate = %d, reference = %d", seed, outputs, p.FEN(), got, want)
 				}
 			}
 		})
@@ -123,7 +130,7 @@ func TestForwardPassEqualsReference(t *testing.T) {
 // Delta (and by a Stack, lazily) equal a refresh from scratch; the games
 // must between them contain every kind of move.
 func TestIncrementalEqualsRefresh(t *testing.T) {
-	n := Random(11)
+	n := Random(11, 8)
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
 		seen := map[string]bool{}
@@ -154,7 +161,7 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 					t.Fatalf("game %d ply %d after %v: incremental accumulators differ from a refresh (%s)", g, ply, m, p.FEN())
 				}
 				if rng.IntN(3) == 0 { // evaluate lazily, skipping plies
-					if got, want := st.Evaluate(p), n.Output(&full, p.SideToMove()); got != want {
+					if got, want := st.Evaluate(p), n.Output(&full, p.SideToMove(), p.Occupied().Count()); got != want {
 						t.Fatalf("game %d ply %d: stack evaluates %d, refresh %d", g, ply, got, want)
 					}
 				}
@@ -260,7 +267,7 @@ func mirrorFEN(fen string) string {
 }
 
 func TestColourMirrorSameScore(t *testing.T) {
-	n := Random(5)
+	n := Random(5, 8)
 	paths(t, func(t *testing.T) {
 		for _, p := range randomPositions(t, 9, 8, 80) {
 			m, err := board.ParseFEN(mirrorFEN(p.FEN()))
@@ -331,7 +338,7 @@ func TestKernelsAgree(t *testing.T) {
 }
 
 func TestEvaluationAllocatesNothing(t *testing.T) {
-	n := Random(2)
+	n := Random(2, 8)
 	p, _ := board.ParseFEN(namedFENs[1])
 	st := NewStack(n, 8)
 	st.Reset(p)
@@ -363,25 +370,31 @@ func encode(t *testing.T, n *Network) []byte {
 }
 
 func TestFileRoundTrip(t *testing.T) {
-	n := Random(3)
-	data := encode(t, n)
-	m, err := Parse(data, "x.nnue")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.W1 != n.W1 || m.B1 != n.B1 || m.W2 != n.W2 || m.B2 != n.B2 || !bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() {
-		t.Fatal("the network read back differs from the one written")
-	}
-	if len(m.ID()) != 16 {
-		t.Errorf("ID %q, want 16 hex digits", m.ID())
-	}
-	if _, err := Load(bytes.NewReader(data), "r.nnue"); err != nil {
-		t.Fatal(err)
+	for _, outputs := range []int{1, 2, 4, 8} {
+		n := Random(3, outputs)
+		data := encode(t, n)
+		if want := headerSize + len(n.Provenance) + Inputs*Hidden*2 + Hidden*2 + outputs*(2*Hidden*2+4); len(data) != want {
+			t.Errorf("%d outputs: %d bytes, want %d", outputs, len(data), want)
+		}
+		m, err := Parse(data, "x.nnue")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.W1 != n.W1 || m.B1 != n.B1 || m.W2 != n.W2 || m.B2 != n.B2 || m.Outputs() != outputs ||
+			!bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() {
+			t.Fatalf("%d outputs: the network read back differs from the one written", outputs)
+		}
+		if len(m.ID()) != 16 {
+			t.Errorf("ID %q, want 16 hex digits", m.ID())
+		}
+		if _, err := Load(bytes.NewReader(data), "r.nnue"); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
 func TestBadFiles(t *testing.T) {
-	good := encode(t, Random(4))
+	good := encode(t, Random(4, 1))
 	provLen := int(binary.LittleEndian.Uint32(good[68:]))
 	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
 	put := func(off int, v uint32) []byte {
@@ -396,6 +409,8 @@ func TestBadFiles(t *testing.T) {
 		{"magic", edit(func(b []byte) []byte { copy(b, "NNUE"); return b }), "not a chessforge network"},
 		{"version", put(4, 2), "unsupported format version 2"},
 		{"hidden", put(12, 512), "other architecture"},
+		{"outputs", put(16, 3), "other architecture: inputs 768, hidden 256, outputs 3"},
+		{"more outputs", put(16, 8), "truncated: expected"},
 		{"activation", put(20, 0), "other architecture"},
 		{"quantization", put(24, 127), "other quantization"},
 		{"header", good[:40], "truncated header"},
@@ -415,9 +430,9 @@ func TestBadFiles(t *testing.T) {
 		}
 	}
 	// A weight beyond the range, with a hash that matches it.
-	n := Random(4)
-	n.W2[3] = MaxW2 + 1
-	if err := n.Write(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "W2[3]") {
+	n := Random(4, 1)
+	n.W2[0][3] = MaxW2 + 1
+	if err := n.Write(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "W2[0][3]") {
 		t.Errorf("writing an out-of-range weight: %v", err)
 	}
 	data := bytes.Clone(good)
@@ -425,7 +440,7 @@ func TestBadFiles(t *testing.T) {
 	binary.LittleEndian.PutUint16(payload[(Inputs*Hidden+Hidden+3)*2:], uint16(MaxW2+1))
 	sum := sha256Sum(payload)
 	copy(data[36:], sum[:])
-	if _, err := Parse(data, "range.nnue"); err == nil || !strings.Contains(err.Error(), "range.nnue: weight out of range: W2[3]") {
+	if _, err := Parse(data, "range.nnue"); err == nil || !strings.Contains(err.Error(), "range.nnue: weight out of range: W2[0][3]") {
 		t.Errorf("out-of-range weight: %v", err)
 	}
 }

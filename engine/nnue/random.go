@@ -8,12 +8,14 @@ import (
 // Random returns an untrained network with weights drawn from a generator
 // seeded with seed, within the format's ranges: W1 mostly in ±128 with a few
 // at ±MaxW1, B1 in [-128, 255], W2 in ±MaxW2, so that accumulators reach
-// both ends of the clamp. Its provenance says what it is. It serves tests
+// both ends of the clamp; outputs output buckets (1, 2, 4 or 8). Its
+// provenance says what it is. It serves tests
 // and the generator of the placeholder-free default network
 // (internal/gennet); its evaluations mean nothing.
-func Random(seed uint64) *Network {
+func Random(seed uint64, outputs int) *Network {
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	n := new(Network)
+	n.SetOutputs(outputs)
 	for i := range n.W1 {
 		for j := range n.W1[i] {
 			n.W1[i][j] = int16(rng.IntN(257) - 128)
@@ -28,14 +30,17 @@ func Random(seed uint64) *Network {
 	for j := range n.B1 {
 		n.B1[j] = int16(rng.IntN(384) - 128)
 	}
-	for j := range n.W2 {
-		n.W2[j] = int16(rng.IntN(2*MaxW2+1) - MaxW2)
+	for b := range outputs {
+		for j := range n.W2[b] {
+			n.W2[b][j] = int16(rng.IntN(2*MaxW2+1) - MaxW2)
+		}
+		n.B2[b] = int32(rng.IntN(2*QA*QB+1) - QA*QB)
 	}
-	n.B2 = int32(rng.IntN(2*QA*QB+1) - QA*QB)
 	n.Provenance, _ = json.Marshal(map[string]any{
 		"kind":    "untrained, seeded random: for tests; replace with a trained network",
 		"command": "nnue.Random",
 		"seed":    seed,
+		"outputs": outputs,
 	})
 	n.Seal()
 	return n

@@ -64,7 +64,7 @@ func (s *Stack) Pop() { s.top-- }
 // Evaluate returns the network's evaluation of p, the position reached by
 // the pushed moves, in centipawns from the side to move's point of view.
 func (s *Stack) Evaluate(p *board.Position) int {
-	return s.net.Output(s.current(), p.SideToMove())
+	return s.net.Output(s.current(), p.SideToMove(), p.Occupied().Count())
 }
 
 // current brings the top ply's accumulators up to date and returns them.

@@ -44,7 +44,7 @@ func TestNNUEOptions(t *testing.T) {
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "my net.nnue")
-	net := nnue.Random(4)
+	net := nnue.Random(4, 8)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@
 // reproducible weights (the embedded engine/nnue/default.nnue is a trained
 // one; -o is required so that it is never overwritten by accident).
 //
-//	go run ./engine/nnue/internal/gennet -seed 1 -o FILE
+//	go run ./engine/nnue/internal/gennet -seed 1 [-outputs 8] -o FILE
 //
 // Its provenance says "untrained, seeded random: for tests; replace with a
 // trained network". Its evaluations mean nothing; the hand-crafted
@@ -21,21 +21,27 @@ import (
 
 func main() {
 	seed := flag.Uint64("seed", 1, "seed of the random weights")
+	outputs := flag.Int("outputs", 1, "output buckets: 1, 2, 4 or 8")
 	out := flag.String("o", "", "output file (required)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "gennet: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
+	if *outputs != 1 && *outputs != 2 && *outputs != 4 && *outputs != 8 {
+		fmt.Fprintf(os.Stderr, "gennet: -outputs %d: want 1, 2, 4 or 8\n", *outputs)
+		os.Exit(2)
+	}
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "gennet: -o FILE is required")
 		os.Exit(2)
 	}
-	n := nnue.Random(*seed)
+	n := nnue.Random(*seed, *outputs)
 	n.Provenance, _ = json.Marshal(map[string]any{
 		"kind":    "untrained, seeded random: for tests; replace with a trained network",
-		"command": fmt.Sprintf("go run ./engine/nnue/internal/gennet -seed %d", *seed),
+		"command": fmt.Sprintf("go run ./engine/nnue/internal/gennet -seed %d -outputs %d", *seed, *outputs),
 		"seed":    *seed,
+		"outputs": *outputs,
 	})
 	if err := write(*out, n); err != nil {
 		fmt.Fprintln(os.Stderr, "gennet:", err)
