@@ -12,13 +12,21 @@ import (
 
 // TestVectors checks the forward pass against the trainer's test vectors:
 // testdata/vectors.txt holds "FEN;eval" lines that the PyTorch export
-// computed for testdata/test.nnue.
+// computed for testdata/test.nnue (one output), and
+// testdata/buckets-vectors.txt those of testdata/buckets.nnue (eight output
+// buckets, every one of them used by some line).
 func TestVectors(t *testing.T) {
-	n, err := LoadFile("testdata/test.nnue")
+	for net, vectors := range map[string]string{"test.nnue": "vectors.txt", "buckets.nnue": "buckets-vectors.txt"} {
+		t.Run(net, func(t *testing.T) { checkVectors(t, "testdata/"+net, "testdata/"+vectors) })
+	}
+}
+
+func checkVectors(t *testing.T, net, vectors string) {
+	n, err := LoadFile(net)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("testdata/vectors.txt")
+	f, err := os.Open(vectors)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +45,11 @@ func TestVectors(t *testing.T) {
 			fen, val, ok := strings.Cut(line, ";")
 			want, err := strconv.Atoi(strings.TrimSpace(val))
 			if !ok || err != nil {
-				t.Fatalf("vectors.txt: bad line %q", line)
+				t.Fatalf("%s: bad line %q", vectors, line)
 			}
 			p, err := board.ParseFEN(fen)
 			if err != nil {
-				t.Fatalf("vectors.txt: %v", err)
+				t.Fatalf("%s: %v", vectors, err)
 			}
 			if got := n.Evaluate(p); got != want {
 				t.Fatalf("%s: engine %d, trainer %d", fen, got, want)
@@ -52,7 +60,7 @@ func TestVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		if lines < 1000 {
-			t.Errorf("vectors.txt has %d positions, want at least 1000", lines)
+			t.Errorf("%s has %d positions, want at least 1000", vectors, lines)
 		}
 	})
 }

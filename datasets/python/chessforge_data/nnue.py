@@ -1,9 +1,9 @@
 """NNUE for the engine: train, export and check chessforge's network
-(``768x2-256-1-screlu``, the contract of engine/nnue: QA = 255, QB = 64,
-SCALE = 400).
+(``768x2-256-B-screlu`` with B = 1, 2, 4 or 8 output buckets, the contract
+of engine/nnue: QA = 255, QB = 64, SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
-                          [--init CHECKPOINT.pt | --init NETWORK.nnue]
+                          [--buckets 8] [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue
     chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
 
@@ -14,10 +14,11 @@ planes 0-11 of a row are exactly the side to move's features (``plane*64 +
 sq``); the other side's are the same pieces colour-swapped and
 rank-mirrored (:data:`THEM`).
 
-Float model: ``out = w2[:256] . screlu(us) + w2[256:] . screlu(them) + b2``
-with ``us``/``them = b1 + sum of the W1 rows of the active features`` and
-``screlu(x) = clamp(x, 0, 1)^2``; evaluation ``SCALE * out`` centipawns for
-the side to move. Loss: the squared error between ``sigmoid(out)`` (that is
+Float model: ``out = w2[b, :256] . screlu(us) + w2[b, 256:] . screlu(them) +
+b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
+features``, ``screlu(x) = clamp(x, 0, 1)^2`` and the output bucket ``b =
+min((pieces - 2) // (32 // B), B - 1)`` chosen by the number of pieces on
+the board; evaluation ``SCALE * out`` centipawns for the side to move. Loss: the squared error between ``sigmoid(out)`` (that is
 ``sigmoid(eval / 400)``) and the target ``lam * result + (1 - lam) *
 sigmoid(score / 400)``, both from the side to move, ``lam`` = ``--lambda``
 (default 0.5: the game's result and the search score weigh the same).
@@ -48,7 +49,7 @@ from .sources import open_source
 
 INPUTS = 768
 HIDDEN = 256
-OUTPUTS = 1
+BUCKETS = (1, 2, 4, 8)  # the output bucket counts the format allows
 ACTIVATION_SCRELU = 1
 QA = 255
 QB = 64
@@ -57,7 +58,15 @@ CLIP = 1.98
 MAGIC = b"CFNN"
 VERSION = 1
 HEADER = struct.Struct("<4s8I32sI")  # magic, version, 4 arch, 3 quant, hash, provenance length
-PAYLOAD_BYTES = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4
+
+
+def payload_bytes(buckets):
+    """The size of the weights of a network with this many output buckets."""
+    return (INPUTS * HIDDEN + HIDDEN) * 2 + buckets * (2 * HIDDEN * 2 + 4)
+
+
+def architecture(buckets):
+    return f"768x2-{HIDDEN}-{buckets}-screlu"
 
 # THEM[f] is feature f of one perspective seen from the other: the piece's
 # colour swapped (planes 0-5 <-> 6-11) and its square rank-mirrored.
@@ -69,14 +78,17 @@ _THEM_T = torch.from_numpy(THEM)
 class Net(nn.Module):
     """The float network: a feature transformer shared by both
     perspectives (an EmbeddingBag summing the active features' rows, W1
-    [768, 256] feature-major, plus b1) and one output over the two SCReLU'd
-    accumulators, the side to move's first."""
+    [768, 256] feature-major, plus b1) and an output per bucket over the two
+    SCReLU'd accumulators, the side to move's first."""
 
-    def __init__(self, init_scale=1.0):
+    def __init__(self, init_scale=1.0, buckets=1):
         super().__init__()
+        if buckets not in BUCKETS:
+            raise ValueError(f"{buckets} output buckets, want one of {BUCKETS}")
+        self.buckets = buckets
         self.ft = nn.EmbeddingBag(INPUTS, HIDDEN, mode="sum")
         self.b1 = nn.Parameter(torch.zeros(HIDDEN))
-        self.out = nn.Linear(2 * HIDDEN, OUTPUTS)
+        self.out = nn.Linear(2 * HIDDEN, buckets)
         with torch.no_grad():
             # Accumulators of about 30 pieces start spread over [0, 1],
             # SCReLU's working range; init_scale > 1 widens W1 and W2 (test
@@ -89,17 +101,31 @@ class Net(nn.Module):
 
     def forward(self, us_idx, us_off, them_idx, them_off):
         """The output (eval / SCALE) of each position, from its feature
-        index lists (EmbeddingBag's flat indices and offsets)."""
+        index lists (EmbeddingBag's flat indices and offsets): its
+        bucket's, the bucket counted from the features."""
         us = self.ft(us_idx, us_off) + self.b1
         them = self.ft(them_idx, them_off) + self.b1
         x = torch.cat([us, them], dim=1).clamp(0, 1).pow(2)
-        return self.out(x).squeeze(1)
+        out = self.out(x)
+        if self.buckets == 1:
+            return out.squeeze(1)
+        pieces = torch.diff(us_off, append=torch.tensor([len(us_idx)], device=us_off.device))
+        return out.gather(1, bucket(pieces, self.buckets).unsqueeze(1)).squeeze(1)
 
     def clip_(self):
         """Clip W1, b1 and W2 to [-CLIP, CLIP] (after every step)."""
         with torch.no_grad():
             for p in (self.ft.weight, self.b1, self.out.weight):
                 p.clamp_(-CLIP, CLIP)
+
+
+def bucket(pieces, buckets):
+    """The output bucket of positions with these numbers of pieces (an
+    int64 tensor or an int): min(max(pieces - 2, 0) // (32 // buckets),
+    buckets - 1), the engine's nnue.Network.Bucket."""
+    if isinstance(pieces, torch.Tensor):
+        return ((pieces - 2).clamp(min=0) // (32 // buckets)).clamp(max=buckets - 1)
+    return min(max(pieces - 2, 0) // (32 // buckets), buckets - 1)
 
 
 def batch_features(planes):
@@ -155,20 +181,23 @@ def fen_features(fen):
 
 def quantize(state):
     """The integer weights of a float model's state dict: W1 int16 [768,
-    256], b1 int16 [256], W2 int16 [512], b2 int (int32 range)."""
+    256], b1 int16 [256], W2 int16 [buckets, 512], b2 int64 [buckets]
+    (int32 range)."""
     w1 = state["ft.weight"].detach().cpu().double().numpy()
     b1 = state["b1"].detach().cpu().double().numpy()
-    w2 = state["out.weight"].detach().cpu().double().numpy().reshape(-1)
-    b2 = float(state["out.bias"].detach().cpu().double().numpy().reshape(-1)[0])
+    w2 = state["out.weight"].detach().cpu().double().numpy()
+    b2 = state["out.bias"].detach().cpu().double().numpy().reshape(-1)
+    if w2.shape[0] not in BUCKETS or w2.shape[1] != 2 * HIDDEN or len(b2) != w2.shape[0]:
+        raise ValueError(f"quantize: output weights {tuple(w2.shape)}, want (B, {2 * HIDDEN}) with B in {BUCKETS}")
     q = {"w1": np.rint(w1 * QA), "b1": np.rint(b1 * QA), "w2": np.rint(w2 * QB)}
     for k, lim in (("w1", 32767), ("b1", 32767), ("w2", 32767)):
         if np.abs(q[k]).max(initial=0) > lim:
             raise ValueError(f"quantize: {k} out of int16 range (weights not clipped?)")
         q[k] = q[k].astype(np.int16)
-    b2q = int(np.rint(b2 * QA * QB))
-    if not -2**31 <= b2q < 2**31:
+    b2q = np.rint(b2 * QA * QB)
+    if np.abs(b2q).max() >= 2**31:
         raise ValueError("quantize: b2 out of int32 range")
-    q["b2"] = b2q
+    q["b2"] = b2q.astype(np.int64)
     return q
 
 
@@ -185,12 +214,13 @@ def quantized_eval(q, us, them):
     from its feature lists, in the contract's integer arithmetic."""
     w1 = q["w1"].astype(np.int64)
     b1 = q["b1"].astype(np.int64)
-    w2 = q["w2"].astype(np.int64)
+    b = bucket(len(us), len(q["b2"]))
+    w2 = q["w2"][b].astype(np.int64)
     acc_us = b1 + w1[us].sum(axis=0)
     acc_them = b1 + w1[them].sum(axis=0)
     s = int((np.clip(acc_us, 0, QA) ** 2 * w2[:HIDDEN]).sum()) + \
         int((np.clip(acc_them, 0, QA) ** 2 * w2[HIDDEN:]).sum())
-    v = int(tdiv(s, QA)) + q["b2"]
+    v = int(tdiv(s, QA)) + int(q["b2"][b])
     return int(tdiv(v * SCALE, QA * QB))
 
 
@@ -198,12 +228,13 @@ def quantized_eval(q, us, them):
 
 def write_net(path, q, provenance):
     """Write the network file: header, provenance JSON, payload."""
+    buckets = len(q["b2"])
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
-               + q["w2"].astype("<i2").tobytes() + struct.pack("<i", q["b2"]))
-    assert len(payload) == PAYLOAD_BYTES
+               + q["w2"].astype("<i2").tobytes() + q["b2"].astype("<i4").tobytes())
+    assert len(payload) == payload_bytes(buckets)
     prov = json.dumps(provenance, sort_keys=True).encode()
     digest = hashlib.sha256(payload).digest()
-    header = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN, OUTPUTS, ACTIVATION_SCRELU, QA, QB, SCALE,
+    header = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN, buckets, ACTIVATION_SCRELU, QA, QB, SCALE,
                          digest, len(prov))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -224,10 +255,11 @@ def read_net(path):
         raise ValueError(f"{path}: wrong magic {magic!r}, want {MAGIC!r}")
     if version != VERSION:
         raise ValueError(f"{path}: unsupported version {version}, want {VERSION}")
-    if (n_in, hidden, n_out, act, qa, qb, scale) != (INPUTS, HIDDEN, OUTPUTS, ACTIVATION_SCRELU, QA, QB, SCALE):
+    if (n_in, hidden, act, qa, qb, scale) != (INPUTS, HIDDEN, ACTIVATION_SCRELU, QA, QB, SCALE) \
+            or n_out not in BUCKETS:
         raise ValueError(f"{path}: other architecture {n_in}x2-{hidden}-{n_out} activation {act} "
                          f"QA {qa} QB {qb} SCALE {scale}")
-    want = HEADER.size + plen + PAYLOAD_BYTES
+    want = HEADER.size + plen + payload_bytes(n_out)
     if len(data) < want:
         raise ValueError(f"{path}: truncated (expected {want} bytes, got {len(data)})")
     if len(data) > want:
@@ -238,11 +270,12 @@ def read_net(path):
         raise ValueError(f"{path}: hash mismatch (the payload is not the one the header names)")
     o = 0
     q = {}
-    for k, n in (("w1", INPUTS * HIDDEN), ("b1", HIDDEN), ("w2", 2 * HIDDEN)):
+    for k, n in (("w1", INPUTS * HIDDEN), ("b1", HIDDEN), ("w2", n_out * 2 * HIDDEN)):
         q[k] = np.frombuffer(payload, dtype="<i2", count=n, offset=o).astype(np.int16)
         o += 2 * n
     q["w1"] = q["w1"].reshape(INPUTS, HIDDEN)
-    q["b2"] = struct.unpack_from("<i", payload, o)[0]
+    q["w2"] = q["w2"].reshape(n_out, 2 * HIDDEN)
+    q["b2"] = np.frombuffer(payload, dtype="<i4", count=n_out, offset=o).astype(np.int64)
     return q, prov, digest.hex()[:16]
 
 
@@ -252,18 +285,27 @@ def dequantize(q):
     exactly): a network file as a starting point for training."""
     t = lambda a, scale: torch.from_numpy(np.asarray(a, dtype=np.float64) / scale).float()
     return {"ft.weight": t(q["w1"], QA), "b1": t(q["b1"], QA),
-            "out.weight": t(q["w2"], QB).reshape(OUTPUTS, 2 * HIDDEN),
-            "out.bias": t([q["b2"]], QA * QB)}
+            "out.weight": t(q["w2"], QB).reshape(-1, 2 * HIDDEN),
+            "out.bias": t(q["b2"], QA * QB)}
 
 
-def initial_state(path):
-    """The model state to start training from: a network file's
-    (``.nnue``, dequantized) or a checkpoint's."""
+def initial_state(path, buckets):
+    """The model state to start training from, with this many output
+    buckets: a network file's (``.nnue``, dequantized) or a checkpoint's.
+    A one-output start is copied into every bucket."""
     if path.endswith(".nnue"):
-        return dequantize(read_net(path)[0])
-    if not os.path.isfile(path):
+        state = dequantize(read_net(path)[0])
+    elif not os.path.isfile(path):
         raise ValueError(f"--init {path}: no such file")
-    return torch.load(path, map_location="cpu")["model"]
+    else:
+        state = torch.load(path, map_location="cpu")["model"]
+    had = state["out.weight"].shape[0]
+    if had == 1 and buckets > 1:
+        state = dict(state, **{"out.weight": state["out.weight"].repeat(buckets, 1),
+                               "out.bias": state["out.bias"].repeat(buckets)})
+    elif had != buckets:
+        raise ValueError(f"--init {path}: {had} output buckets, training {buckets}")
+    return state
 
 
 # Training.
@@ -307,11 +349,12 @@ def evaluate(model, ds, device):
 # The settings a resumed run must share with the checkpoint's, so that it
 # continues the same run (epochs, threads and device may change).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
-                   "init_scale", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score", "init")
+                   "init_scale", "buckets", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
+                   "init")
 
 # Settings added after checkpoints were first written, with the value an
 # older checkpoint's run had.
-_ADDED_SETTINGS = {"lr_gamma": 1.0}
+_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1}
 
 
 def _checkpoints(out):
@@ -348,7 +391,7 @@ def train(args):
 def _train(args, device):
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
-    model = Net(args.init_scale).to(device)
+    model = Net(args.init_scale, args.buckets).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     history, start, positions = [], 0, 0
     if args.resume:
@@ -365,7 +408,7 @@ def _train(args, device):
             history, start, positions = state["history"], state["epoch"], state["positions"]
             print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
     if args.init and not start:
-        model.load_state_dict(initial_state(args.init))
+        model.load_state_dict(initial_state(args.init, args.buckets))
         model.clip_()
         print(f"starting from {args.init}", flush=True)
     tr = _dataset(args.data, args, args.seed, True)
@@ -441,7 +484,7 @@ def export(checkpoint, out):
     prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
             "positions_trained": state["positions"], "validation_positions": state["val_rows"],
             "epochs": state["epoch"], "losses": state["history"], "dataset": s["data"],
-            "lambda": s["lam"], "created": state["created"], "architecture": "768x2-256-1-screlu",
+            "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"])),
             "checkpoint": os.path.basename(checkpoint)}
     return write_net(out, q, prov)
 
@@ -506,6 +549,8 @@ def main(argv=None):
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init-scale", type=float, default=1.0,
                    help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s); clipped")
+    t.add_argument("--buckets", type=int, default=1, choices=BUCKETS,
+                   help="output buckets, chosen by the number of pieces on the board")
     t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")

@@ -120,7 +120,7 @@ class Training(unittest.TestCase):
         self.assertEqual(data[:4], b"CFNN")
         self.assertEqual(struct.unpack_from("<8I", data, 4), (1, 768, 256, 1, 1, 255, 64, 400))
         n = struct.unpack_from("<I", data, 68)[0]
-        self.assertEqual(len(data), 72 + n + nnue.PAYLOAD_BYTES)
+        self.assertEqual(len(data), 72 + n + nnue.payload_bytes(1))
         self.assertEqual(hashlib.sha256(data[72 + n:]).digest(), data[36:68])
         self.assertEqual(netid, data[36:44].hex())
         for k in ("command", "seed", "positions", "epochs", "losses", "dataset", "created"):
@@ -130,9 +130,8 @@ class Training(unittest.TestCase):
         self.assertEqual(prov["positions"] + prov["validation_positions"], rows)
         self.assertGreater(prov["validation_positions"], 0)
         want = nnue.quantize(state(os.path.join(out, "epoch-0001.pt")))
-        for k in ("w1", "b1", "w2"):
+        for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(q[k], want[k])
-        self.assertEqual(q["b2"], want["b2"])
         bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version": data[:4] + b"\x02" + data[5:],
                "other architecture": data[:12] + b"\x80" + data[13:], "truncated": data[:-1],
                "trailing bytes": data + b"\0", "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
@@ -152,9 +151,8 @@ class Training(unittest.TestCase):
         default = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
         q = nnue.read_net(default)[0]
         back = nnue.quantize(nnue.dequantize(q))
-        for k in ("w1", "b1", "w2"):
+        for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(back[k], q[k])
-        self.assertEqual(back["b2"], q["b2"])
         # Training from it starts from those weights: with a learning rate
         # of 0 the first epoch's network is the committed one.
         out = self.train("init-net", "--epochs", "1", "--lr", "0", "--init", default)
@@ -184,24 +182,73 @@ class Training(unittest.TestCase):
         self.assertIn("--init " + os.path.join(self.tmp, "missing.pt") + ": no such file", err.getvalue())
 
     def test_quantized_forward_is_close_to_the_float_model(self):
-        out = self.train("float", "--epochs", "1")
-        ck = os.path.join(out, "epoch-0001.pt")
-        model = nnue.Net()
-        model.load_state_dict(state(ck))
-        q = nnue.quantize(model.state_dict())
-        fens = fixture.columns()["fen"][::4]
-        diffs = []
-        for fen in fens:
-            us, them = nnue.fen_features(fen)
-            with torch.no_grad():
-                f = float(model(torch.from_numpy(us), torch.tensor([0]), torch.from_numpy(them),
-                                torch.tensor([0]))[0]) * nnue.SCALE
-            diffs.append(abs(f - nnue.quantized_eval(q, us, them)))
-        mean, worst = float(np.mean(diffs)), max(diffs)
-        sys.stderr.write(f"\nquantized vs float eval over {len(fens)} positions: {mean:.1f} cp apart on average, "
-                         f"at most {worst:.1f}\n")
-        self.assertLessEqual(mean, FLOAT_MEAN_CP)
-        self.assertLessEqual(worst, FLOAT_MAX_CP)
+        for buckets in (1, 8):
+            out = self.train(f"float-{buckets}", "--epochs", "1", "--buckets", str(buckets))
+            ck = os.path.join(out, "epoch-0001.pt")
+            model = nnue.Net(buckets=buckets)
+            model.load_state_dict(state(ck))
+            q = nnue.quantize(model.state_dict())
+            fens = fixture.columns()["fen"][::4]
+            diffs = []
+            for fen in fens:
+                us, them = nnue.fen_features(fen)
+                with torch.no_grad():
+                    f = float(model(torch.from_numpy(us), torch.tensor([0]), torch.from_numpy(them),
+                                    torch.tensor([0]))[0]) * nnue.SCALE
+                diffs.append(abs(f - nnue.quantized_eval(q, us, them)))
+            mean, worst = float(np.mean(diffs)), max(diffs)
+            sys.stderr.write(f"\n{buckets} output bucket(s): quantized vs float eval over {len(fens)} positions: "
+                             f"{mean:.1f} cp apart on average, at most {worst:.1f}\n")
+            self.assertLessEqual(mean, FLOAT_MEAN_CP)
+            self.assertLessEqual(worst, FLOAT_MAX_CP)
+
+    def test_output_buckets(self):
+        # The bucket follows the number of pieces: 2-5 pieces bucket 0, ...,
+        # 30-32 bucket 7; one bucket is always bucket 0.
+        pieces = torch.arange(2, 33)
+        self.assertEqual(nnue.bucket(pieces, 8).tolist(), [min((n - 2) // 4, 7) for n in range(2, 33)])
+        self.assertEqual(nnue.bucket(pieces, 1).tolist(), [0] * 31)
+        self.assertEqual([nnue.bucket(n, 8) for n in (2, 5, 6, 29, 30, 32)], [0, 0, 1, 6, 7, 7])
+        # In a batch, each position is scored by its own bucket's output.
+        model = nnue.Net(init_scale=4, buckets=8)
+        fens = fixture.columns()["fen"][::37][:64]
+        feats = [nnue.fen_features(f) for f in fens]
+        us = torch.from_numpy(np.concatenate([u for u, _ in feats]))
+        them = torch.from_numpy(np.concatenate([t for _, t in feats]))
+        off = torch.tensor([0] + list(np.cumsum([len(u) for u, _ in feats])[:-1]))
+        with torch.no_grad():
+            batch = model(us, off, them, off)
+            for i, (u, t) in enumerate(feats):
+                one = model(torch.from_numpy(u), torch.tensor([0]), torch.from_numpy(t), torch.tensor([0]))
+                self.assertEqual(float(batch[i]), float(one[0]), fens[i])
+        self.assertGreater(len({nnue.bucket(len(u), 8) for u, _ in feats}), 3)
+        # A one-output network is the start of every bucket: with a
+        # learning rate of 0, the 8-bucket network evaluates as it does.
+        one = os.path.join(TESTDATA, "test.nnue")
+        q1 = nnue.read_net(one)[0]
+        self.assertEqual(len(q1["b2"]), 1)
+        out = self.train("init-buckets", "--epochs", "1", "--lr", "0", "--buckets", "8", "--init", one)
+        net = os.path.join(self.tmp, "buckets.nnue")
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
+        q8, prov, _ = nnue.read_net(net)
+        self.assertEqual(q8["w2"].shape, (8, 2 * nnue.HIDDEN))
+        self.assertEqual(prov["architecture"], "768x2-256-8-screlu")
+        for u, t in feats:
+            self.assertEqual(nnue.quantized_eval(q8, u, t), nnue.quantized_eval(q1, u, t))
+        # Resuming with another bucket count is refused; so is starting an
+        # 8-bucket network from a 4-bucket one.
+        four = self.train("four", "--epochs", "1", "--buckets", "4")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["train", self.data, "--out", four, "--batch-size", "128", "--steps", "8", "--seed", "3",
+                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "2", "--buckets", "8",
+                            "--resume"])
+        self.assertEqual(rc, 1)
+        self.assertIn("trained with buckets 4, resumed with 8", err.getvalue())
+        ck = os.path.join(four, "epoch-0001.pt")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "y"), "--buckets", "8", "--init", ck])
+        self.assertEqual(rc, 1)
+        self.assertIn(f"--init {ck}: 4 output buckets, training 8", err.getvalue())
 
     def test_the_console_script_runs(self):
         exe = os.path.join(os.path.dirname(sys.executable), "chessforge-nnue")
@@ -213,32 +260,41 @@ class Training(unittest.TestCase):
         self.assertIn("missing.pt", r.stderr)
 
 
+# The committed test networks and their vectors: one output, and eight
+# output buckets (every bucket used by some line).
+COMMITTED = (("test.nnue", "vectors.txt", 1), ("buckets.nnue", "buckets-vectors.txt", 8))
+
+
 class Vectors(unittest.TestCase):
     def test_the_committed_vectors_are_the_quantized_forward_pass(self):
-        q, prov, _ = nnue.read_net(os.path.join(TESTDATA, "test.nnue"))
-        with open(os.path.join(TESTDATA, "vectors.txt")) as f:
-            lines = f.read().splitlines()
-        self.assertGreaterEqual(len(lines), 1000)
-        evals = set()
-        for line in lines:
-            fen, want = line.rsplit(";", 1)
-            us, them = nnue.fen_features(fen)
-            self.assertEqual(nnue.quantized_eval(q, us, them), int(want), fen)
-            evals.add(int(want))
-        self.assertGreater(len(evals), 100)  # the vectors tell networks apart
-        self.assertTrue(any(e < 0 for e in evals) and any(e > 0 for e in evals))
+        for net, vectors, buckets in COMMITTED:
+            q, prov, _ = nnue.read_net(os.path.join(TESTDATA, net))
+            self.assertEqual(len(q["b2"]), buckets)
+            with open(os.path.join(TESTDATA, vectors)) as f:
+                lines = f.read().splitlines()
+            self.assertGreaterEqual(len(lines), 1000)
+            evals, used = set(), set()
+            for line in lines:
+                fen, want = line.rsplit(";", 1)
+                us, them = nnue.fen_features(fen)
+                self.assertEqual(nnue.quantized_eval(q, us, them), int(want), fen)
+                evals.add(int(want))
+                used.add(nnue.bucket(len(us), buckets))
+            self.assertGreater(len(evals), 100)  # the vectors tell networks apart
+            self.assertTrue(any(e < 0 for e in evals) and any(e > 0 for e in evals))
+            self.assertEqual(used, set(range(buckets)), net)
 
     def test_the_vectors_command_rewrites_the_committed_vectors(self):
-        # The committed file is `chessforge-nnue vectors` on the test
+        # The committed files are `chessforge-nnue vectors` on the test
         # fixture's FENs (datasets/python/README.md has the commands); a
         # change to the fixture's games means running them again.
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
-        out = os.path.join(tmp, "vectors.txt")
-        run("vectors", os.path.join(TESTDATA, "test.nnue"), "--data", fixture.directory(), "--out", out,
-            "-n", "1200")
-        with open(out) as a, open(os.path.join(TESTDATA, "vectors.txt")) as b:
-            self.assertEqual(a.read(), b.read())
+        for net, vectors, _ in COMMITTED:
+            out = os.path.join(tmp, vectors)
+            run("vectors", os.path.join(TESTDATA, net), "--data", fixture.directory(), "--out", out, "-n", "1200")
+            with open(out) as a, open(os.path.join(TESTDATA, vectors)) as b:
+                self.assertEqual(a.read(), b.read(), vectors)
 
 
 if __name__ == "__main__":
