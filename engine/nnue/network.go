@@ -71,9 +71,10 @@ type Network struct {
 	Provenance []byte
 
 	hash [sha256.Size]byte
-	// outputs is the number of output buckets (1, 2, 4 or 8); piecesPer
-	// is 32/outputs, the pieces each bucket spans.
-	outputs, piecesPer int
+	// outputs is the number of output buckets (1, 2, 4 or 8); bucketOf
+	// maps a piece count (0–64) to its bucket.
+	outputs  int
+	bucketOf [65]uint8
 }
 
 // validOutputs reports whether a network may have k output buckets.
@@ -88,7 +89,10 @@ func (n *Network) SetOutputs(k int) {
 	if !validOutputs(k) {
 		panic(fmt.Sprintf("nnue: %d output buckets, want 1, 2, 4 or 8", k))
 	}
-	n.outputs, n.piecesPer = k, 32/k
+	n.outputs = k
+	for pieces := range n.bucketOf {
+		n.bucketOf[pieces] = uint8(min(max(pieces-2, 0)/(32/k), k-1))
+	}
 	for b := k; b < MaxOutputs; b++ {
 		n.W2[b], n.B2[b] = [2 * Hidden]int16{}, 0
 	}
@@ -98,12 +102,10 @@ func (n *Network) SetOutputs(k int) {
 func (n *Network) Outputs() int { return n.outputs }
 
 // Bucket returns the output bucket of a position with the given number of
-// pieces on the board (kings included): (pieces − 2) / (32 / Outputs),
-// kept within [0, Outputs). With 8 buckets, 2–5 pieces use bucket 0 and
-// 30–32 bucket 7.
-func (n *Network) Bucket(pieces int) int {
-	return min(max(pieces-2, 0)/n.piecesPer, n.outputs-1)
-}
+// pieces on the board (kings included): (pieces − 2) / (32 / Outputs), kept
+// within [0, Outputs). With 8 buckets, 2–5 pieces use bucket 0 and 30–32
+// bucket 7.
+func (n *Network) Bucket(pieces int) int { return int(n.bucketOf[min(uint(pieces), 64)]) }
 
 // ID returns the network's id: the first 16 hex digits of the SHA-256 of
 // its payload (the weights as stored in the file).

@@ -473,3 +473,20 @@ func TestFeatureIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestBuckets(t *testing.T) {
+	want := map[int][]int{ // bucket of 0, 2, 5, 6, 17, 18, 29, 30, 32, 64 pieces
+		1: {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+		2: {0, 0, 0, 0, 0, 1, 1, 1, 1, 1},
+		4: {0, 0, 0, 0, 1, 2, 3, 3, 3, 3},
+		8: {0, 0, 0, 1, 3, 4, 6, 7, 7, 7},
+	}
+	for k, w := range want {
+		n := Random(1, k)
+		for i, pieces := range []int{0, 2, 5, 6, 17, 18, 29, 30, 32, 64} {
+			if got := n.Bucket(pieces); got != w[i] {
+				t.Errorf("%d outputs, %d pieces: bucket %d, want %d", k, pieces, got, w[i])
+			}
+		}
+	}
+}
