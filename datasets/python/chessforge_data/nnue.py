@@ -106,11 +106,13 @@ class Net(nn.Module):
         us = self.ft(us_idx, us_off) + self.b1
         them = self.ft(them_idx, them_off) + self.b1
         x = torch.cat([us, them], dim=1).clamp(0, 1).pow(2)
-        out = self.out(x)
         if self.buckets == 1:
-            return out.squeeze(1)
+            return self.out(x).squeeze(1)
+        # Only each position's own bucket: its weight row times x (a
+        # matrix product over all buckets costs more than the rest).
         pieces = torch.diff(us_off, append=torch.tensor([len(us_idx)], device=us_off.device))
-        return out.gather(1, bucket(pieces, self.buckets).unsqueeze(1)).squeeze(1)
+        b = bucket(pieces, self.buckets)
+        return (x * self.out.weight[b]).sum(1) + self.out.bias[b]
 
     def clip_(self):
         """Clip W1, b1 and W2 to [-CLIP, CLIP] (after every step)."""
