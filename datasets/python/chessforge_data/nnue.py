@@ -291,10 +291,11 @@ def dequantize(q):
             "out.bias": t(q["b2"], QA * QB)}
 
 
-def initial_state(path, buckets):
+def initial_state(path, buckets=None):
     """The model state to start training from, with this many output
-    buckets: a network file's (``.nnue``, dequantized) or a checkpoint's.
-    A one-output start is copied into every bucket."""
+    buckets (None: the start's own): a network file's (``.nnue``,
+    dequantized) or a checkpoint's. A one-output start is copied into
+    every bucket."""
     if path.endswith(".nnue"):
         state = dequantize(read_net(path)[0])
     elif not os.path.isfile(path):
@@ -302,10 +303,12 @@ def initial_state(path, buckets):
     else:
         state = torch.load(path, map_location="cpu")["model"]
     had = state["out.weight"].shape[0]
-    if had == 1 and buckets > 1:
+    if buckets is None or buckets == had:
+        return state
+    if had == 1:
         state = dict(state, **{"out.weight": state["out.weight"].repeat(buckets, 1),
                                "out.bias": state["out.bias"].repeat(buckets)})
-    elif had != buckets:
+    else:
         raise ValueError(f"--init {path}: {had} output buckets, training {buckets}")
     return state
 
@@ -391,6 +394,8 @@ def train(args):
 
 
 def _train(args, device):
+    if args.buckets is None:  # the --init network's, else one
+        args.buckets = initial_state(args.init)["out.weight"].shape[0] if args.init else 1
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
     model = Net(args.init_scale, args.buckets).to(device)
@@ -551,8 +556,9 @@ def main(argv=None):
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init-scale", type=float, default=1.0,
                    help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s); clipped")
-    t.add_argument("--buckets", type=int, default=1, choices=BUCKETS,
-                   help="output buckets, chosen by the number of pieces on the board")
+    t.add_argument("--buckets", type=int, choices=BUCKETS,
+                   help="output buckets, chosen by the number of pieces on the board "
+                        "(default: as many as the --init network has, else 1)")
     t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")

@@ -245,6 +245,10 @@ class Training(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("trained with buckets 4, resumed with 8", err.getvalue())
         ck = os.path.join(four, "epoch-0001.pt")
+        # Without --buckets, a network trained from another has its buckets.
+        on = self.train("four-on", "--epochs", "1", "--init", ck)
+        self.assertEqual(state(os.path.join(on, "epoch-0001.pt"))["out.weight"].shape[0], 4)
+        self.assertEqual(torch.load(os.path.join(on, "epoch-0001.pt"))["settings"]["buckets"], 4)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
             rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "y"), "--buckets", "8", "--init", ck])
         self.assertEqual(rc, 1)
