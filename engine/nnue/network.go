@@ -77,8 +77,9 @@ type Network struct {
 	bucketOf [65]uint8
 }
 
-// validOutputs reports whether a network may have k output buckets.
-func validOutputs(k int) bool { return k == 1 || k == 2 || k == 4 || k == 8 }
+// ValidOutputs reports whether a network may have k output buckets: 1, 2, 4
+// or 8.
+func ValidOutputs(k int) bool { return k == 1 || k == 2 || k == 4 || k == 8 }
 
 // payloadSize is the size of the weights of a network with k outputs.
 func payloadSize(k int) int { return Inputs*Hidden*2 + Hidden*2 + k*(2*Hidden*2+4) }
@@ -86,7 +87,7 @@ func payloadSize(k int) int { return Inputs*Hidden*2 + Hidden*2 + k*(2*Hidden*2+
 // SetOutputs sets the number of output buckets of a network built in memory
 // (1, 2, 4 or 8; other numbers panic): buckets from k on are cleared.
 func (n *Network) SetOutputs(k int) {
-	if !validOutputs(k) {
+	if !ValidOutputs(k) {
 		panic(fmt.Sprintf("nnue: %d output buckets, want 1, 2, 4 or 8", k))
 	}
 	n.outputs = k
@@ -179,7 +180,7 @@ func Parse(data []byte, name string) (*Network, error) {
 		return nil, formatErr(name, "unsupported format version %d (this engine reads version %d)", v, Version)
 	}
 	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
-	if arch[0] != Inputs || arch[1] != Hidden || arch[3] != ActivationSCReLU || !validOutputs(int(arch[2])) {
+	if arch[0] != Inputs || arch[1] != Hidden || arch[3] != ActivationSCReLU || !ValidOutputs(int(arch[2])) {
 		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, %d, 1, 2, 4 or 8, %d (SCReLU)",
 			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, ActivationSCReLU)
 	}
@@ -293,7 +294,7 @@ func (n *Network) Seal() { n.hash = sha256.Sum256(n.payload()) }
 // and sets its hash to the payload's. Weights beyond MaxW1 or MaxW2 are an
 // error: no engine would read the file.
 func (n *Network) Write(w io.Writer) error {
-	if !validOutputs(n.outputs) {
+	if !ValidOutputs(n.outputs) {
 		return fmt.Errorf("nnue: %d output buckets, want 1, 2, 4 or 8 (SetOutputs)", n.outputs)
 	}
 	if err := n.checkRanges(); err != nil {

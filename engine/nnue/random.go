@@ -8,10 +8,9 @@ import (
 // Random returns an untrained network with weights drawn from a generator
 // seeded with seed, within the format's ranges: W1 mostly in ±128 with a few
 // at ±MaxW1, B1 in [-128, 255], W2 in ±MaxW2, so that accumulators reach
-// both ends of the clamp; outputs output buckets (1, 2, 4 or 8). Its
-// provenance says what it is. It serves tests
-// and the generator of the placeholder-free default network
-// (internal/gennet); its evaluations mean nothing.
+// both ends of the clamp; outputs output buckets (1, 2, 4 or 8; with 1 the
+// same weights as before networks had buckets). Its provenance says what it
+// is. It serves tests and internal/gennet; its evaluations mean nothing.
 func Random(seed uint64, outputs int) *Network {
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	n := new(Network)

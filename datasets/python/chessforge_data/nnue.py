@@ -18,12 +18,13 @@ Float model: ``out = w2[b, :256] . screlu(us) + w2[b, 256:] . screlu(them) +
 b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
 features``, ``screlu(x) = clamp(x, 0, 1)^2`` and the output bucket ``b =
 min((pieces - 2) // (32 // B), B - 1)`` chosen by the number of pieces on
-the board; evaluation ``SCALE * out`` centipawns for the side to move. Loss: the squared error between ``sigmoid(out)`` (that is
-``sigmoid(eval / 400)``) and the target ``lam * result + (1 - lam) *
-sigmoid(score / 400)``, both from the side to move, ``lam`` = ``--lambda``
-(default 0.5: the game's result and the search score weigh the same).
-After every Adam step W1, b1 and W2 are clipped to [-1.98, 1.98], so that
-the quantized weights stay within |W1q| <= 505 and |W2q| <= 127.
+the board; evaluation ``SCALE * out`` centipawns for the side to move.
+Loss: the squared error between ``sigmoid(out)`` (that is ``sigmoid(eval /
+400)``) and the target ``lam * result + (1 - lam) * sigmoid(score / 400)``,
+both from the side to move, ``lam`` = ``--lambda`` (default 0: the search
+score alone). After every Adam step W1, b1 and W2 are clipped to [-1.98,
+1.98], so that the quantized weights stay within |W1q| <= 505 and |W2q| <=
+127.
 
 The quantized forward pass (:func:`quantized_eval`) is the engine's
 integer arithmetic, truncating divisions included.
@@ -66,6 +67,7 @@ def payload_bytes(buckets):
 
 
 def architecture(buckets):
+    """The architecture's name, as the provenance records it."""
     return f"768x2-{HIDDEN}-{buckets}-screlu"
 
 # THEM[f] is feature f of one perspective seen from the other: the piece's

@@ -28,7 +28,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "gennet: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
-	if *outputs != 1 && *outputs != 2 && *outputs != 4 && *outputs != 8 {
+	if !nnue.ValidOutputs(*outputs) {
 		fmt.Fprintf(os.Stderr, "gennet: -outputs %d: want 1, 2, 4 or 8\n", *outputs)
 		os.Exit(2)
 	}
