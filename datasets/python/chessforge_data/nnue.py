@@ -304,15 +304,20 @@ def initial_state(path, buckets=None):
         raise ValueError(f"--init {path}: no such file")
     else:
         state = torch.load(path, map_location="cpu")["model"]
+    return with_buckets(state, buckets, path)
+
+
+def with_buckets(state, buckets, path):
+    """``state`` with this many output buckets (None: as it is): a
+    one-output state's layer copied into every bucket; any other change is
+    an error naming ``path``, where the state came from."""
     had = state["out.weight"].shape[0]
     if buckets is None or buckets == had:
         return state
-    if had == 1:
-        state = dict(state, **{"out.weight": state["out.weight"].repeat(buckets, 1),
-                               "out.bias": state["out.bias"].repeat(buckets)})
-    else:
+    if had != 1:
         raise ValueError(f"--init {path}: {had} output buckets, training {buckets}")
-    return state
+    return dict(state, **{"out.weight": state["out.weight"].repeat(buckets, 1),
+                          "out.bias": state["out.bias"].repeat(buckets)})
 
 
 # Training.
@@ -396,8 +401,11 @@ def train(args):
 
 
 def _train(args, device):
+    init_state = None  # the --init weights, read once
     if args.buckets is None:  # the --init network's, else one
-        args.buckets = initial_state(args.init)["out.weight"].shape[0] if args.init else 1
+        if args.init:
+            init_state = initial_state(args.init)
+        args.buckets = init_state["out.weight"].shape[0] if init_state is not None else 1
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
     model = Net(args.init_scale, args.buckets).to(device)
@@ -417,7 +425,9 @@ def _train(args, device):
             history, start, positions = state["history"], state["epoch"], state["positions"]
             print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
     if args.init and not start:
-        model.load_state_dict(initial_state(args.init, args.buckets))
+        if init_state is None:
+            init_state = initial_state(args.init)
+        model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
         model.clip_()
         print(f"starting from {args.init}", flush=True)
     tr = _dataset(args.data, args, args.seed, True)
