@@ -97,10 +97,25 @@ func Trainer(env string, stdout, stderr io.Writer) (trainer, python string, err 
 	if err := Run("python environment", stdout, stderr, "/usr/bin/python3", "-m", "venv", "--system-site-packages", env); err != nil {
 		return "", "", err
 	}
+	if err := CheckTorch(python); err != nil {
+		return "", "", fmt.Errorf("python environment %s: %w", env, err)
+	}
 	if err := Run("install chessforge-nnue", stdout, stderr, filepath.Join(env, "bin", "pip"), "install", "--no-index", "--no-build-isolation", "-e", "datasets/python"); err != nil {
 		return "", "", err
 	}
 	return trainer, python, nil
+}
+
+// CheckTorch reports whether python imports torch and numpy, which pip
+// cannot install offline: without them its error names the missing module
+// and the Debian packages that provide them.
+func CheckTorch(python string) error {
+	out, err := exec.Command(python, "-c", "import numpy, torch").CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return fmt.Errorf("%s cannot import numpy and torch (%s; on Debian: apt-get install python3-numpy python3-torch)", python, lines[len(lines)-1])
 }
 
 // EpochLoss is one epoch of a checkpoint's training history, as

@@ -133,3 +133,29 @@ func TestNetworkIDIsReadFromTheExport(t *testing.T) {
 		t.Errorf("match %q", m)
 	}
 }
+
+// TestCheckTorchNamesTheMissingModule runs CheckTorch with stand-ins for
+// python: one that imports everything, one that lacks numpy.
+func TestCheckTorchNamesTheMissingModule(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, script string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	if err := CheckTorch(write("good", "exit 0\n")); err != nil {
+		t.Fatalf("a python that imports both: %v", err)
+	}
+	bad := write("bad", "echo 'Traceback (most recent call last):' >&2\necho \"ModuleNotFoundError: No module named 'numpy'\" >&2\nexit 1\n")
+	err := CheckTorch(bad)
+	if err == nil {
+		t.Fatal("a python without numpy passed")
+	}
+	for _, want := range []string{bad, "No module named 'numpy'", "apt-get install python3-numpy python3-torch"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+}
