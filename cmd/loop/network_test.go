@@ -142,7 +142,8 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	}
 	first := out.String()
 	for _, want := range []string{"loop: the first current network is default.nnue (network ", "\n== self-play: done in ",
-		"\n== export to NumPy: done in ", "starting from work/cycle-0001/base.nnue\n", "\n== train: done in ", "\n== export epoch 1 (lowest validation loss of 1): done in "} {
+		"\n== export to NumPy: done in ", "starting from work/cycle-0001/base.nnue\n", "starting network: val loss ", "\n== train: done in ",
+		"\n== export epoch 1 (lowest validation loss of 1, ", "; the starting network's "} {
 		if !strings.Contains(first, want) {
 			t.Errorf("cycle 1's first run does not say %q:\n%s", want, first)
 		}

@@ -128,10 +128,12 @@ type EpochLoss struct {
 }
 
 // TrainState is what the recipes read from the last checkpoint: the
-// history of every epoch and the size of the training set.
+// history of every epoch, the size of the training set and, for a run from
+// --init, the starting network's validation loss.
 type TrainState struct {
-	History   []EpochLoss `json:"history"`
-	TrainRows int64       `json:"train_rows"`
+	History     []EpochLoss `json:"history"`
+	TrainRows   int64       `json:"train_rows"`
+	InitValLoss *float64    `json:"init_val_loss"` // null without --init or validation data
 }
 
 // BestEpoch returns the epoch with the lowest validation loss (the earliest
@@ -170,7 +172,7 @@ func CheckpointPath(dir string, epoch int) string {
 // readHistory is the Python that prints the last checkpoint's state as JSON.
 const readHistory = `import json, sys, torch
 s = torch.load(sys.argv[1], map_location="cpu")
-print(json.dumps({"history": s["history"], "train_rows": s["train_rows"]}))`
+print(json.dumps({"history": s["history"], "train_rows": s["train_rows"], "init_val_loss": s.get("init_val_loss")}))`
 
 // LastState reads the training history from the last checkpoint in dir
 // with python, and returns it with the checkpoint's path.
@@ -250,6 +252,12 @@ func ExportBest(stdout, stderr io.Writer, trainer, python, trainDir, net string)
 	why := fmt.Sprintf("lowest validation loss of %d", len(state.History))
 	if !HasValidation(state.History) {
 		why = "the last: no validation data"
+	} else if state.InitValLoss != nil {
+		for _, h := range state.History {
+			if h.Epoch == epoch {
+				why += fmt.Sprintf(", %.6f; the starting network's %.6f", *h.ValLoss, *state.InitValLoss)
+			}
+		}
 	}
 	t := Trained{ID: "?", Epoch: epoch, Checkpoint: CheckpointPath(trainDir, epoch), State: state}
 	var exported bytes.Buffer

@@ -411,6 +411,7 @@ def _train(args, device):
     model = Net(args.init_scale, args.buckets).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     history, start, positions = [], 0, 0
+    init_val = None  # the --init network's validation loss, before any training
     if args.resume:
         ck = _checkpoints(args.out)
         if ck:
@@ -423,6 +424,7 @@ def _train(args, device):
             model.load_state_dict(state["model"])
             opt.load_state_dict(state["optimizer"])
             history, start, positions = state["history"], state["epoch"], state["positions"]
+            init_val = state.get("init_val_loss")
             print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
     if args.init and not start:
         if init_state is None:
@@ -447,6 +449,10 @@ def _train(args, device):
     n_train, n_val = rows(tr), rows(val)
     print(f"{n_train} training positions, {n_val} validation, on {device}, "
           f"lambda {args.lam}", flush=True)
+    if args.init and not start and val:
+        model.eval()
+        init_val = round(evaluate(model, val, device)[0], 7)
+        print(f"starting network: val loss {init_val:.6f}", flush=True)
     path = None
     for epoch in range(start, args.epochs):
         tr.set_epoch(epoch)
@@ -484,6 +490,7 @@ def _train(args, device):
         path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
         torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
                     "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
+                    "init_val_loss": init_val,
                     "settings": {k: v for k, v in vars(args).items() if k not in ("func", "resume")},
                     "command": args.command,
                     "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},

@@ -159,6 +159,11 @@ class Training(unittest.TestCase):
         net = os.path.join(self.tmp, "init.nnue")
         run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
         self.assertEqual(nnue.read_net(net)[2], nnue.read_net(default)[2])
+        # The starting network's validation loss is measured before any
+        # step: with a learning rate of 0, the first epoch's equals it.
+        ck = torch.load(os.path.join(out, "epoch-0001.pt"))
+        self.assertIsNotNone(ck["init_val_loss"])
+        self.assertAlmostEqual(ck["init_val_loss"], ck["history"][0]["val_loss"], places=6)
         # From a checkpoint: its weights, a fresh optimizer, epochs from 1;
         # resuming keeps the run's own checkpoints, and needs the same --init.
         first = os.path.join(self.train("init-a", "--epochs", "1"), "epoch-0001.pt")
@@ -169,6 +174,8 @@ class Training(unittest.TestCase):
         resumed = torch.load(os.path.join(out, "epoch-0002.pt"))
         self.assertEqual([h["epoch"] for h in resumed["history"]], [1, 2])
         self.assertEqual(resumed["settings"]["init"], first)
+        self.assertEqual(resumed["init_val_loss"], torch.load(os.path.join(out, "epoch-0001.pt"))["init_val_loss"])
+        self.assertIsNone(torch.load(first)["init_val_loss"])
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             rc = nnue.main(["train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
