@@ -235,6 +235,10 @@ type worker struct {
 	// contHist[piece][to] scores a quiet move by the move made one or two
 	// plies before it (continuation history).
 	contHist [13][64]contTable
+	// capHist[piece][to][captured] scores captures and promotions (the
+	// captured type is board.NoPieceType for a promotion that takes
+	// nothing); see captureHist.
+	capHist [12][64][8]int16
 	// pickers[ply][slot] is the move picker of the node at ply of the
 	// slot's kind. Kept here, they are not zeroed at every node.
 	pickers [MaxPly + 1][pickSlots]movePicker

@@ -99,6 +99,12 @@ type Params struct {
 	HistoryBonusLinear    int
 	HistoryBonusMax       int
 
+	// Capture history: a capture (or promotion) that causes a cutoff earns
+	// the history bonus above in its capture history, and the captures
+	// tried before it lose as much; captures are ordered by MVV-LVA plus
+	// their capture history divided by CaptureHistoryDivisor.
+	CaptureHistoryDivisor int
+
 	// Quiescence: a capture that leaves the stand-pat score plus the
 	// material it wins plus QuiescenceDeltaMargin at or below alpha is
 	// pruned (delta pruning).
@@ -171,6 +177,8 @@ var paramTable = [...]paramSpec{
 	{"HistoryBonusQuadratic", &defaultParams.HistoryBonusQuadratic, 16, 0, 64},
 	{"HistoryBonusLinear", &defaultParams.HistoryBonusLinear, 32, 0, 128},
 	{"HistoryBonusMax", &defaultParams.HistoryBonusMax, 1200, 100, 4000},
+
+	{"CaptureHistoryDivisor", &defaultParams.CaptureHistoryDivisor, 8, 2, 64},
 
 	{"QuiescenceDeltaMargin", &defaultParams.QuiescenceDeltaMargin, 200, 0, 600},
 

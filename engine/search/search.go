@@ -279,8 +279,8 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	bestMove := board.NullMove
 	origAlpha := alpha
 	moveCount := 0
-	var quietsTried [64]board.Move
-	nQuiets := 0
+	var quietsTried, capturesTried [64]board.Move
+	nQuiets, nCaptures := 0, 0
 	// Late-move pruning cuts quiet moves after the lmpLimit-th move.
 	lmpLimit := 1 << 30 // no limit
 	if !root && depth <= params.LMPMaxDepth {
@@ -414,9 +414,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				alpha = s
 				w.updatePV(ply, m)
 				if s >= beta {
-					if quiet {
-						w.updateQuietStats(ply, m, depth, quietsTried[:nQuiets], ch1, ch2)
-					}
+					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], ch1, ch2)
 					break
 				}
 			}
@@ -424,6 +422,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if quiet && nQuiets < len(quietsTried) {
 			quietsTried[nQuiets] = m
 			nQuiets++
+		} else if !quiet && nCaptures < len(capturesTried) {
+			capturesTried[nCaptures] = m
+			nCaptures++
 		}
 	}
 
@@ -453,10 +454,32 @@ func b2i(b bool) int {
 	return 0
 }
 
+// updateCutoffStats rewards m, a move that caused a cutoff at depth, and
+// penalises the moves tried before it: a quiet m in the quiet statistics
+// (see updateQuietStats), a capture or promotion in the capture history;
+// the captures and promotions tried before m lose in either case.
+func (w *worker) updateCutoffStats(ply int, m board.Move, quiet bool, depth int, quietsTried, capturesTried []board.Move, ch1, ch2 *contTable) {
+	bonus := historyBonus(depth)
+	if quiet {
+		w.updateQuietStats(ply, m, bonus, quietsTried, ch1, ch2)
+	} else {
+		gravity(w.captureHist(w.pos, m), bonus)
+	}
+	for _, c := range capturesTried {
+		gravity(w.captureHist(w.pos, c), -bonus)
+	}
+}
+
+// historyBonus is what a move that causes a cutoff at depth earns in its
+// history (and the moves tried before it lose).
+func historyBonus(depth int) int {
+	return min(params.HistoryBonusQuadratic*depth*depth+params.HistoryBonusLinear*depth, params.HistoryBonusMax)
+}
+
 // updateQuietStats rewards a quiet move that caused a cutoff (killer,
-// countermove, history, continuation histories) and penalises the quiet
-// moves tried before it.
-func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []board.Move, ch1, ch2 *contTable) {
+// countermove, history, continuation histories) with bonus and penalises
+// the quiet moves tried before it.
+func (w *worker) updateQuietStats(ply int, m board.Move, bonus int, tried []board.Move, ch1, ch2 *contTable) {
 	fr := &w.stack[ply]
 	if fr.killers[0] != m {
 		fr.killers[1] = fr.killers[0]
@@ -467,7 +490,6 @@ func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []boar
 		w.counter[p.PieceAt(prev.To())][prev.To()] = m
 	}
 	us := p.SideToMove()
-	bonus := min(params.HistoryBonusQuadratic*depth*depth+params.HistoryBonusLinear*depth, params.HistoryBonusMax)
 	w.updateQuiet(us, m, bonus, ch1, ch2)
 	for _, q := range tried {
 		w.updateQuiet(us, q, -bonus, ch1, ch2)
