@@ -74,11 +74,16 @@ type Params struct {
 	// bound is at most SingularTTDepthMargin plies shallower than the node
 	// is extended when every other move fails below the TT score less
 	// SingularMargin per ply of depth, in a search of (depth−1) /
-	// SingularDepthDivisor plies.
+	// SingularDepthDivisor plies. Outside PV nodes it is extended by two
+	// plies when they fail SingularDoubleMargin lower still, at most
+	// SingularDoubleMax times on a line. When they do not fail low but the
+	// TT score beats beta, the move is searched a ply shallower.
 	SingularMinDepth      int
 	SingularTTDepthMargin int
 	SingularMargin        int
 	SingularDepthDivisor  int
+	SingularDoubleMargin  int
+	SingularDoubleMax     int
 
 	// Late-move reductions: from LMRMinDepth on, late quiet moves and
 	// losing captures are reduced by LMRBase/100 + ln(depth)·ln(move
@@ -167,6 +172,8 @@ var paramTable = [...]paramSpec{
 	{"SingularTTDepthMargin", &defaultParams.SingularTTDepthMargin, 3, 0, 8},
 	{"SingularMargin", &defaultParams.SingularMargin, 2, 0, 8},
 	{"SingularDepthDivisor", &defaultParams.SingularDepthDivisor, 2, 1, 4},
+	{"SingularDoubleMargin", &defaultParams.SingularDoubleMargin, 20, 0, 100},
+	{"SingularDoubleMax", &defaultParams.SingularDoubleMax, 6, 0, 16},
 
 	{"LMRMinDepth", &defaultParams.LMRMinDepth, 3, 1, 6},
 	{"LMRBase", &defaultParams.LMRBase, 80, 0, 200},

@@ -15,6 +15,9 @@ type frame struct {
 	killers  [2]board.Move
 	eval     int
 	excluded board.Move // the move a singular-extension search leaves out
+	// doubleExtensions counts the double singular extensions on the line
+	// to this ply (see Params.SingularDoubleMax).
+	doubleExtensions int
 	// The move made from this ply, for the continuation history of the
 	// next plies: the piece moved (board.NoPiece for a null move) and its target.
 	moved board.Piece
@@ -233,6 +236,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
 			r := params.NullBaseReduction + depth/params.NullDepthDivisor + min((adjEval-beta)/params.NullEvalDivisor, params.NullEvalMaxReduction)
 			fr.moved, fr.to = board.NoPiece, 0
+			w.stack[ply+1].doubleExtensions = fr.doubleExtensions
 			if w.nn != nil {
 				w.nn.PushNull()
 			}
@@ -345,10 +349,15 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			if w.stopped {
 				return 0
 			}
-			if s < sBeta {
+			switch {
+			case s < sBeta-params.SingularDoubleMargin && !pvNode && fr.doubleExtensions < params.SingularDoubleMax:
+				ext = 2
+			case s < sBeta:
 				ext = 1
-			} else if sBeta >= beta {
+			case sBeta >= beta:
 				return sBeta // multi-cut: another move also beats beta
+			case ttScore >= beta:
+				ext = -1 // not singular, yet expected to cut: search it shallower
 			}
 		}
 
@@ -368,6 +377,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if ply+1 >= MaxPly/2 {
 			ext = 0
 		}
+		w.stack[ply+1].doubleExtensions = fr.doubleExtensions + b2i(ext == 2)
 		newDepth := depth - 1 + ext
 
 		var s int
