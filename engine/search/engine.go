@@ -248,7 +248,8 @@ type worker struct {
 // while another is has a slot of its own, so no node's moves are
 // overwritten whatever the depths involved. A node at ply runs searches at
 // its own ply only to verify: the null move's verification search and
-// razoring's quiescence run before its picker is set up; the
+// razoring's quiescence run before its picker is set up (as does ProbCut,
+// whose captures use the main slot before the node's own moves do); the
 // singular-extension search runs while it is live, excludes a move and so
 // never runs another singular-extension search (nor a null move or
 // razoring), and at depth 0 or less it is a quiescence node. Quiescence

@@ -46,6 +46,14 @@ type Params struct {
 	NullEvalMaxReduction int
 	NullVerifyDepth      int
 
+	// ProbCut: from ProbCutMinDepth on, outside PV nodes, a capture that
+	// wins at least the distance from the evaluation to beta+ProbCutMargin
+	// in exchanges is searched ProbCutReduction plies shallower against
+	// that raised beta; if it beats it, so does the node.
+	ProbCutMinDepth  int
+	ProbCutMargin    int
+	ProbCutReduction int
+
 	// Internal iterative reduction: from IIRMinDepth on, a PV or cut node
 	// without a TT move is searched a ply shallower.
 	IIRMinDepth int
@@ -154,6 +162,10 @@ var paramTable = [...]paramSpec{
 	{"NullEvalDivisor", &defaultParams.NullEvalDivisor, 200, 50, 500},
 	{"NullEvalMaxReduction", &defaultParams.NullEvalMaxReduction, 3, 0, 6},
 	{"NullVerifyDepth", &defaultParams.NullVerifyDepth, 12, 6, 40},
+
+	{"ProbCutMinDepth", &defaultParams.ProbCutMinDepth, 5, 3, 12},
+	{"ProbCutMargin", &defaultParams.ProbCutMargin, 200, 50, 500},
+	{"ProbCutReduction", &defaultParams.ProbCutReduction, 4, 2, 6},
 
 	{"IIRMinDepth", &defaultParams.IIRMinDepth, 4, 2, 10},
 

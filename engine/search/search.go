@@ -265,6 +265,46 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
+	// ProbCut: a good capture whose reduced search beats beta by a margin
+	// is taken as proof that the full search would beat beta. Skipped when
+	// the table already says, deep enough, that it would not.
+	if probBeta := beta + params.ProbCutMargin; !pvNode && !inCheck && excluded == board.NullMove &&
+		depth >= params.ProbCutMinDepth && beta > -MateInMaxPly && probBeta < MateInMaxPly &&
+		!(ttHit && tte.depth >= depth-params.ProbCutReduction+1 && ttScore < probBeta) {
+		// The picker of this ply's node is free until its move loop.
+		mp := &w.pickers[ply][pickMain]
+		mp.initQuiescence(w, ttMove)
+		for {
+			m := mp.pick(false, false)
+			if m == board.NullMove {
+				break
+			}
+			if (m.IsPromotion() && m.Promotion() != board.Queen) || !seeGE(p, m, probBeta-staticEval) {
+				continue
+			}
+			fr.moved, fr.to = p.PieceAt(m.From()), m.To()
+			if w.nn != nil {
+				w.nn.Push(p, m)
+			}
+			p.MakeMove(m)
+			s := -w.quiescence(-probBeta, -probBeta+1, ply+1, true)
+			if s >= probBeta {
+				s = -w.negamax(-probBeta, -probBeta+1, depth-params.ProbCutReduction, ply+1, !cutNode)
+			}
+			p.UnmakeMove()
+			if w.nn != nil {
+				w.nn.Pop()
+			}
+			if w.stopped {
+				return 0
+			}
+			if s >= probBeta {
+				w.store(key, m, s, staticEval, false, probBeta-1, probBeta, depth-params.ProbCutReduction+1, ply)
+				return s
+			}
+		}
+	}
+
 	// Internal iterative reduction: without a TT move, this node is
 	// probably not worth the full depth.
 	if depth >= params.IIRMinDepth && ttMove == board.NullMove && (pvNode || cutNode) && !root {
