@@ -201,6 +201,7 @@ type rootMove struct {
 	bound     Bound
 	selDepth  int
 	pv        []board.Move
+	nodes     uint64 // searched below this move, in every iteration so far
 }
 
 // worker is one search thread with its own position and heuristics.
@@ -442,7 +443,9 @@ func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
 		if w.e.ponderhit.Load() && !w.tm.active {
 			w.tm.ponderHit()
 		}
-		if w.tm.softStop(instability) || w.e.stop.Load() {
+		// And so does one that took few of the nodes: the others were hard
+		// to refute.
+		if w.tm.softStop(instability*nodeEffort(w.rootMoves[0].nodes, w.nodes)) || w.e.stop.Load() {
 			break
 		}
 	}
@@ -490,12 +493,13 @@ func (w *worker) reportBound(depth int, report func(Info)) {
 }
 
 // updateRootMove records the score and PV of a root move after its search.
-func (w *worker) updateRootMove(m board.Move, s, alpha, beta int, first bool) {
+func (w *worker) updateRootMove(m board.Move, s, alpha, beta int, first bool, nodes uint64) {
 	for i := w.pvIdx; i < len(w.rootMoves); i++ {
 		rm := &w.rootMoves[i]
 		if rm.move != m {
 			continue
 		}
+		rm.nodes += nodes
 		if first || s > alpha {
 			rm.score = s
 			rm.selDepth = w.selDepth

@@ -407,6 +407,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			histScore = w.quietScore(us, moved, m, ch1, ch2)
 		}
 		fr.moved, fr.to = moved, m.To()
+		nodesBefore := w.nodes
 		if w.nn != nil {
 			w.nn.Push(p, m)
 		}
@@ -455,7 +456,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 
 		if root {
-			w.updateRootMove(m, s, alpha, beta, moveCount == 1)
+			w.updateRootMove(m, s, alpha, beta, moveCount == 1, w.nodes-nodesBefore)
 		}
 		if s > bestScore {
 			bestScore = s
