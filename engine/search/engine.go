@@ -1,8 +1,9 @@
 // Package search is the engine's alpha-beta search: iterative deepening with
 // aspiration windows, principal variation search over a shared lock-free
-// transposition table, quiescence with SEE, null move, late move reductions
-// and pruning, futility and razoring, check and singular extensions, and
-// Lazy SMP. An Engine is a library object: a program may run many at once,
+// transposition table, quiescence with SEE, null move, ProbCut, late move
+// reductions and pruning, futility and razoring, check and singular
+// extensions (double and negative ones too), move ordering by history,
+// continuation and capture histories, and Lazy SMP. An Engine is a library object: a program may run many at once,
 // each with its own table and threads; a one-thread, node-limited search is
 // deterministic given the Engine's state (fresh or Cleared).
 //
