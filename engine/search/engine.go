@@ -1,8 +1,9 @@
 // Package search is the engine's alpha-beta search: iterative deepening with
 // aspiration windows, principal variation search over a shared lock-free
-// transposition table, quiescence with SEE, null move, late move reductions
-// and pruning, futility and razoring, check and singular extensions, and
-// Lazy SMP. An Engine is a library object: a program may run many at once,
+// transposition table, quiescence with SEE, null move, ProbCut, late move
+// reductions and pruning, futility and razoring, check and singular
+// extensions (double and negative ones too), move ordering by history,
+// continuation and capture histories, and Lazy SMP. An Engine is a library object: a program may run many at once,
 // each with its own table and threads; a one-thread, node-limited search is
 // deterministic given the Engine's state (fresh or Cleared).
 //
@@ -201,6 +202,7 @@ type rootMove struct {
 	bound     Bound
 	selDepth  int
 	pv        []board.Move
+	nodes     uint64 // searched below this move, in every iteration so far
 }
 
 // worker is one search thread with its own position and heuristics.
@@ -235,6 +237,10 @@ type worker struct {
 	// contHist[piece][to] scores a quiet move by the move made one or two
 	// plies before it (continuation history).
 	contHist [13][64]contTable
+	// capHist[piece][to][captured] scores captures and promotions (the
+	// captured type is board.NoPieceType for a promotion that takes
+	// nothing); see captureHist.
+	capHist [12][64][8]int16
 	// pickers[ply][slot] is the move picker of the node at ply of the
 	// slot's kind. Kept here, they are not zeroed at every node.
 	pickers [MaxPly + 1][pickSlots]movePicker
@@ -244,7 +250,8 @@ type worker struct {
 // while another is has a slot of its own, so no node's moves are
 // overwritten whatever the depths involved. A node at ply runs searches at
 // its own ply only to verify: the null move's verification search and
-// razoring's quiescence run before its picker is set up; the
+// razoring's quiescence run before its picker is set up (as does ProbCut,
+// whose captures use the main slot before the node's own moves do); the
 // singular-extension search runs while it is live, excludes a move and so
 // never runs another singular-extension search (nor a null move or
 // razoring), and at depth 0 or less it is a quiescence node. Quiescence
@@ -437,7 +444,9 @@ func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
 		if w.e.ponderhit.Load() && !w.tm.active {
 			w.tm.ponderHit()
 		}
-		if w.tm.softStop(instability) || w.e.stop.Load() {
+		// And so does one that took few of the nodes: the others were hard
+		// to refute.
+		if w.tm.softStop(instability*nodeEffort(w.rootMoves[0].nodes, w.nodes)) || w.e.stop.Load() {
 			break
 		}
 	}
@@ -485,12 +494,13 @@ func (w *worker) reportBound(depth int, report func(Info)) {
 }
 
 // updateRootMove records the score and PV of a root move after its search.
-func (w *worker) updateRootMove(m board.Move, s, alpha, beta int, first bool) {
+func (w *worker) updateRootMove(m board.Move, s, alpha, beta int, first bool, nodes uint64) {
 	for i := w.pvIdx; i < len(w.rootMoves); i++ {
 		rm := &w.rootMoves[i]
 		if rm.move != m {
 			continue
 		}
+		rm.nodes += nodes
 		if first || s > alpha {
 			rm.score = s
 			rm.selDepth = w.selDepth

@@ -115,12 +115,22 @@ func mvvLVA(p *board.Position, m board.Move) int32 {
 }
 
 // captureScore orders captures and promotions: under-promotions last, the
-// rest by MVV-LVA.
-func captureScore(p *board.Position, m board.Move) int32 {
+// rest by MVV-LVA and capture history.
+func (w *worker) captureScore(p *board.Position, m board.Move) int32 {
 	if m.IsPromotion() && m.Promotion() != board.Queen {
 		return scoreUnderPromo + int32(m.Promotion())
 	}
-	return scoreGoodCapture + mvvLVA(p, m)
+	return scoreGoodCapture + mvvLVA(p, m) + int32(*w.captureHist(p, m))/int32(params.CaptureHistoryDivisor)
+}
+
+// captureHist returns the capture history entry of m, a capture or a
+// promotion in p.
+func (w *worker) captureHist(p *board.Position, m board.Move) *int16 {
+	victim := board.Pawn
+	if !m.IsEnPassant() {
+		victim = p.PieceAt(m.To()).Type()
+	}
+	return &w.capHist[p.PieceAt(m.From())%12][m.To()&63][victim&7]
 }
 
 // initMain prepares the moves of an interior node.
@@ -149,7 +159,7 @@ func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *
 		case m == ttMove:
 			s = scoreTTMove
 		case p.IsCapture(m) || m.IsPromotion():
-			s = captureScore(p, m)
+			s = w.captureScore(p, m)
 		case m == mp.killer1:
 			s = scoreKiller1
 		case m == mp.killer2:
@@ -183,7 +193,7 @@ func (mp *movePicker) initQuiescence(w *worker, ttMove board.Move) {
 		case m == ttMove:
 			s = scoreTTMove
 		case p.IsCapture(m) || m.IsPromotion():
-			s = scoreGoodCapture + mvvLVA(p, m)
+			s = w.captureScore(p, m)
 		default: // a quiet evasion
 			s = int32(w.history[us][m.From()][m.To()])
 		}
@@ -220,7 +230,7 @@ func (mp *movePicker) generateCaptures() {
 			continue
 		}
 		mp.list.Moves[n] = m
-		mp.scores[n] = captureScore(p, m)
+		mp.scores[n] = mp.w.captureScore(p, m)
 		if prefetchChildren {
 			mp.w.e.tt.Prefetch(p.KeyAfter(m))
 		}

@@ -216,3 +216,54 @@ func TestSamePlySearchesLeaveThePickerAlone(t *testing.T) {
 		t.Fatalf("picker gave %v, legal moves are %v", got, legal.Slice())
 	}
 }
+
+// TestCaptureHistoryOrdersCaptures checks that a capture that caused a
+// cutoff gains in capture history and is then handed out before an equal
+// capture (same victim, same attacker) that failed before it, and that a
+// quiet cutoff costs the captures tried before it.
+func TestCaptureHistoryOrdersCaptures(t *testing.T) {
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	p := mustFEN(t, "4k3/8/8/3p1p2/8/4N3/8/4K3 w - - 0 1") // Nxd5 and Nxf5 both win a pawn
+	w.pos = p
+	for i := range w.stack {
+		w.stack[i] = frame{eval: -Infinity}
+	}
+	const ply = 1
+	ch1, ch2 := w.contTables(ply)
+	firstMove := func() board.Move {
+		mp := &w.pickers[ply][pickMain]
+		mp.initMain(w, ply, board.NullMove, ch1, ch2)
+		return mp.pick(true, true)
+	}
+	a := firstMove()
+	var caps board.MoveList
+	p.GenerateCaptures(&caps)
+	b := board.NullMove
+	for _, m := range caps.Slice() {
+		if m != a {
+			b = m
+		}
+	}
+	if caps.N != 2 || !p.IsCapture(a) || !p.IsCapture(b) {
+		t.Fatalf("captures %v, first move %v: want two captures", caps.Slice(), a)
+	}
+
+	w.updateCutoffStats(ply, b, false, 6, nil, []board.Move{a}, ch1, ch2)
+	if hb, ha := *w.captureHist(p, b), *w.captureHist(p, a); hb <= 0 || ha >= 0 {
+		t.Fatalf("after %v cut off with %v tried first: capture histories %d and %d, want > 0 and < 0", b, a, hb, ha)
+	}
+	if got := firstMove(); got != b {
+		t.Fatalf("first move %v, want %v (the capture that cut off)", got, b)
+	}
+
+	before := *w.captureHist(p, b)
+	quiet := board.NewMove(board.E1, board.D1)
+	w.updateCutoffStats(ply, quiet, true, 6, nil, []board.Move{b}, ch1, ch2)
+	if after := *w.captureHist(p, b); after >= before {
+		t.Fatalf("a quiet cutoff after %v left its capture history at %d (was %d)", b, after, before)
+	}
+	if w.history[board.White][board.E1][board.D1] <= 0 {
+		t.Fatal("the quiet move that cut off earned no history")
+	}
+}

@@ -46,6 +46,14 @@ type Params struct {
 	NullEvalMaxReduction int
 	NullVerifyDepth      int
 
+	// ProbCut: from ProbCutMinDepth on, outside PV nodes, a capture that
+	// wins at least the distance from the evaluation to beta+ProbCutMargin
+	// in exchanges is searched ProbCutReduction plies shallower against
+	// that raised beta; if it beats it, so does the node.
+	ProbCutMinDepth  int
+	ProbCutMargin    int
+	ProbCutReduction int
+
 	// Internal iterative reduction: from IIRMinDepth on, a PV or cut node
 	// without a TT move is searched a ply shallower.
 	IIRMinDepth int
@@ -74,11 +82,16 @@ type Params struct {
 	// bound is at most SingularTTDepthMargin plies shallower than the node
 	// is extended when every other move fails below the TT score less
 	// SingularMargin per ply of depth, in a search of (depth−1) /
-	// SingularDepthDivisor plies.
+	// SingularDepthDivisor plies. Outside PV nodes it is extended by two
+	// plies when they fail SingularDoubleMargin lower still, at most
+	// SingularDoubleMax times on a line. When they do not fail low but the
+	// TT score beats beta, the move is searched a ply shallower.
 	SingularMinDepth      int
 	SingularTTDepthMargin int
 	SingularMargin        int
 	SingularDepthDivisor  int
+	SingularDoubleMargin  int
+	SingularDoubleMax     int
 
 	// Late-move reductions: from LMRMinDepth on, late quiet moves and
 	// losing captures are reduced by LMRBase/100 + ln(depth)·ln(move
@@ -98,6 +111,12 @@ type Params struct {
 	HistoryBonusQuadratic int
 	HistoryBonusLinear    int
 	HistoryBonusMax       int
+
+	// Capture history: a capture (or promotion) that causes a cutoff earns
+	// the history bonus above in its capture history, and the captures
+	// tried before it lose as much; captures are ordered by MVV-LVA plus
+	// their capture history divided by CaptureHistoryDivisor.
+	CaptureHistoryDivisor int
 
 	// Quiescence: a capture that leaves the stand-pat score plus the
 	// material it wins plus QuiescenceDeltaMargin at or below alpha is
@@ -144,6 +163,10 @@ var paramTable = [...]paramSpec{
 	{"NullEvalMaxReduction", &defaultParams.NullEvalMaxReduction, 3, 0, 6},
 	{"NullVerifyDepth", &defaultParams.NullVerifyDepth, 12, 6, 40},
 
+	{"ProbCutMinDepth", &defaultParams.ProbCutMinDepth, 5, 3, 12},
+	{"ProbCutMargin", &defaultParams.ProbCutMargin, 200, 50, 500},
+	{"ProbCutReduction", &defaultParams.ProbCutReduction, 4, 2, 6},
+
 	{"IIRMinDepth", &defaultParams.IIRMinDepth, 4, 2, 10},
 
 	{"LMPMaxDepth", &defaultParams.LMPMaxDepth, 8, 0, 16},
@@ -161,6 +184,8 @@ var paramTable = [...]paramSpec{
 	{"SingularTTDepthMargin", &defaultParams.SingularTTDepthMargin, 3, 0, 8},
 	{"SingularMargin", &defaultParams.SingularMargin, 2, 0, 8},
 	{"SingularDepthDivisor", &defaultParams.SingularDepthDivisor, 2, 1, 4},
+	{"SingularDoubleMargin", &defaultParams.SingularDoubleMargin, 20, 0, 100},
+	{"SingularDoubleMax", &defaultParams.SingularDoubleMax, 6, 0, 16},
 
 	{"LMRMinDepth", &defaultParams.LMRMinDepth, 3, 1, 6},
 	{"LMRBase", &defaultParams.LMRBase, 80, 0, 200},
@@ -171,6 +196,8 @@ var paramTable = [...]paramSpec{
 	{"HistoryBonusQuadratic", &defaultParams.HistoryBonusQuadratic, 16, 0, 64},
 	{"HistoryBonusLinear", &defaultParams.HistoryBonusLinear, 32, 0, 128},
 	{"HistoryBonusMax", &defaultParams.HistoryBonusMax, 1200, 100, 4000},
+
+	{"CaptureHistoryDivisor", &defaultParams.CaptureHistoryDivisor, 8, 2, 64},
 
 	{"QuiescenceDeltaMargin", &defaultParams.QuiescenceDeltaMargin, 200, 0, 600},
 

@@ -15,6 +15,9 @@ type frame struct {
 	killers  [2]board.Move
 	eval     int
 	excluded board.Move // the move a singular-extension search leaves out
+	// doubleExtensions counts the double singular extensions on the line
+	// to this ply (see Params.SingularDoubleMax).
+	doubleExtensions int
 	// The move made from this ply, for the continuation history of the
 	// next plies: the piece moved (board.NoPiece for a null move) and its target.
 	moved board.Piece
@@ -233,6 +236,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			p.NonPawnMaterial(p.SideToMove()) && beta > -MateInMaxPly {
 			r := params.NullBaseReduction + depth/params.NullDepthDivisor + min((adjEval-beta)/params.NullEvalDivisor, params.NullEvalMaxReduction)
 			fr.moved, fr.to = board.NoPiece, 0
+			w.stack[ply+1].doubleExtensions = fr.doubleExtensions
 			if w.nn != nil {
 				w.nn.PushNull()
 			}
@@ -261,6 +265,46 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
+	// ProbCut: a good capture whose reduced search beats beta by a margin
+	// is taken as proof that the full search would beat beta. Skipped when
+	// the table already says, deep enough, that it would not.
+	if probBeta := beta + params.ProbCutMargin; !pvNode && !inCheck && excluded == board.NullMove &&
+		depth >= params.ProbCutMinDepth && beta > -MateInMaxPly && probBeta < MateInMaxPly &&
+		!(ttHit && tte.depth >= depth-params.ProbCutReduction+1 && ttScore < probBeta) {
+		// The picker of this ply's node is free until its move loop.
+		mp := &w.pickers[ply][pickMain]
+		mp.initQuiescence(w, ttMove)
+		for {
+			m := mp.pick(false, false)
+			if m == board.NullMove {
+				break
+			}
+			if (m.IsPromotion() && m.Promotion() != board.Queen) || !seeGE(p, m, probBeta-staticEval) {
+				continue
+			}
+			fr.moved, fr.to = p.PieceAt(m.From()), m.To()
+			if w.nn != nil {
+				w.nn.Push(p, m)
+			}
+			p.MakeMove(m)
+			s := -w.quiescence(-probBeta, -probBeta+1, ply+1, true)
+			if s >= probBeta {
+				s = -w.negamax(-probBeta, -probBeta+1, depth-params.ProbCutReduction, ply+1, !cutNode)
+			}
+			p.UnmakeMove()
+			if w.nn != nil {
+				w.nn.Pop()
+			}
+			if w.stopped {
+				return 0
+			}
+			if s >= probBeta {
+				w.store(key, m, s, staticEval, false, probBeta-1, probBeta, depth-params.ProbCutReduction+1, ply)
+				return s
+			}
+		}
+	}
+
 	// Internal iterative reduction: without a TT move, this node is
 	// probably not worth the full depth.
 	if depth >= params.IIRMinDepth && ttMove == board.NullMove && (pvNode || cutNode) && !root {
@@ -279,8 +323,8 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 	bestMove := board.NullMove
 	origAlpha := alpha
 	moveCount := 0
-	var quietsTried [64]board.Move
-	nQuiets := 0
+	var quietsTried, capturesTried [64]board.Move
+	nQuiets, nCaptures := 0, 0
 	// Late-move pruning cuts quiet moves after the lmpLimit-th move.
 	lmpLimit := 1 << 30 // no limit
 	if !root && depth <= params.LMPMaxDepth {
@@ -345,10 +389,15 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			if w.stopped {
 				return 0
 			}
-			if s < sBeta {
+			switch {
+			case s < sBeta-params.SingularDoubleMargin && !pvNode && fr.doubleExtensions < params.SingularDoubleMax:
+				ext = 2
+			case s < sBeta:
 				ext = 1
-			} else if sBeta >= beta {
+			case sBeta >= beta:
 				return sBeta // multi-cut: another move also beats beta
+			case ttScore >= beta:
+				ext = -1 // not singular, yet expected to cut: search it shallower
 			}
 		}
 
@@ -358,6 +407,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			histScore = w.quietScore(us, moved, m, ch1, ch2)
 		}
 		fr.moved, fr.to = moved, m.To()
+		nodesBefore := w.nodes
 		if w.nn != nil {
 			w.nn.Push(p, m)
 		}
@@ -368,6 +418,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if ply+1 >= MaxPly/2 {
 			ext = 0
 		}
+		w.stack[ply+1].doubleExtensions = fr.doubleExtensions + b2i(ext == 2)
 		newDepth := depth - 1 + ext
 
 		var s int
@@ -405,7 +456,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 
 		if root {
-			w.updateRootMove(m, s, alpha, beta, moveCount == 1)
+			w.updateRootMove(m, s, alpha, beta, moveCount == 1, w.nodes-nodesBefore)
 		}
 		if s > bestScore {
 			bestScore = s
@@ -414,9 +465,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				alpha = s
 				w.updatePV(ply, m)
 				if s >= beta {
-					if quiet {
-						w.updateQuietStats(ply, m, depth, quietsTried[:nQuiets], ch1, ch2)
-					}
+					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], ch1, ch2)
 					break
 				}
 			}
@@ -424,6 +473,9 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if quiet && nQuiets < len(quietsTried) {
 			quietsTried[nQuiets] = m
 			nQuiets++
+		} else if !quiet && nCaptures < len(capturesTried) {
+			capturesTried[nCaptures] = m
+			nCaptures++
 		}
 	}
 
@@ -453,10 +505,32 @@ func b2i(b bool) int {
 	return 0
 }
 
+// updateCutoffStats rewards m, a move that caused a cutoff at depth, and
+// penalises the moves tried before it: a quiet m in the quiet statistics
+// (see updateQuietStats), a capture or promotion in the capture history;
+// the captures and promotions tried before m lose in either case.
+func (w *worker) updateCutoffStats(ply int, m board.Move, quiet bool, depth int, quietsTried, capturesTried []board.Move, ch1, ch2 *contTable) {
+	bonus := historyBonus(depth)
+	if quiet {
+		w.updateQuietStats(ply, m, bonus, quietsTried, ch1, ch2)
+	} else {
+		gravity(w.captureHist(w.pos, m), bonus)
+	}
+	for _, c := range capturesTried {
+		gravity(w.captureHist(w.pos, c), -bonus)
+	}
+}
+
+// historyBonus is what a move that causes a cutoff at depth earns in its
+// history (and the moves tried before it lose).
+func historyBonus(depth int) int {
+	return min(params.HistoryBonusQuadratic*depth*depth+params.HistoryBonusLinear*depth, params.HistoryBonusMax)
+}
+
 // updateQuietStats rewards a quiet move that caused a cutoff (killer,
-// countermove, history, continuation histories) and penalises the quiet
-// moves tried before it.
-func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []board.Move, ch1, ch2 *contTable) {
+// countermove, history, continuation histories) with bonus and penalises
+// the quiet moves tried before it.
+func (w *worker) updateQuietStats(ply int, m board.Move, bonus int, tried []board.Move, ch1, ch2 *contTable) {
 	fr := &w.stack[ply]
 	if fr.killers[0] != m {
 		fr.killers[1] = fr.killers[0]
@@ -467,7 +541,6 @@ func (w *worker) updateQuietStats(ply int, m board.Move, depth int, tried []boar
 		w.counter[p.PieceAt(prev.To())][prev.To()] = m
 	}
 	us := p.SideToMove()
-	bonus := min(params.HistoryBonusQuadratic*depth*depth+params.HistoryBonusLinear*depth, params.HistoryBonusMax)
 	w.updateQuiet(us, m, bonus, ch1, ch2)
 	for _, q := range tried {
 		w.updateQuiet(us, q, -bonus, ch1, ch2)

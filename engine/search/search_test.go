@@ -375,3 +375,39 @@ func TestNodeLimitedMultiPVLinesHaveRealScores(t *testing.T) {
 		}
 	}
 }
+
+// TestProbCutCutsWithAWinningCapture: at a non-PV node of depth 6 whose
+// beta lies just above the static evaluation (so that neither reverse
+// futility nor the null move cuts it), a knight that can take a hanging
+// queen beats beta+ProbCutMargin in a search ProbCutReduction plies
+// shallower: the node returns that score, and its table entry is the
+// capture, a lower bound at that shallower depth (a full search of the
+// node would store its own depth).
+func TestProbCutCutsWithAWinningCapture(t *testing.T) {
+	for _, network := range []bool{false, true} {
+		e := New(Options{HashMB: 1, Threads: 1})
+		w := e.workers[0]
+		if !network {
+			w.setNetwork(nil)
+		}
+		p := mustFEN(t, "4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1")
+		w.pos, w.rootPly, w.completed = p, p.Ply(), 1
+		if w.nn != nil {
+			w.nn.Reset(p)
+		}
+		for i := range w.stack {
+			w.stack[i] = frame{eval: -Infinity}
+		}
+		const ply, depth = 1, 6
+		beta := w.evaluate(p) + 10
+		s := w.negamax(beta-1, beta, depth, ply, true)
+		if s < beta+params.ProbCutMargin {
+			t.Fatalf("network %v: score %d, want at least beta+ProbCutMargin = %d", network, s, beta+params.ProbCutMargin)
+		}
+		d, ok := e.tt.Probe(p.Hash())
+		capture := board.NewMove(board.MakeSquare(4, 2), board.MakeSquare(3, 4))
+		if !ok || d.move != capture || d.bound != BoundLower || d.depth != depth-params.ProbCutReduction+1 {
+			t.Fatalf("network %v: table entry %+v (hit %v), want %v, a lower bound at depth %d", network, d, ok, capture, depth-params.ProbCutReduction+1)
+		}
+	}
+}

@@ -24,6 +24,12 @@ const (
 	instabilityMax    = 2.0
 	instabilityDecay  = 0.85
 	instabilityMin    = 0.6
+	// The soft budget is also scaled by nodeEffortScale·(nodeEffortBase −
+	// f), f the fraction of the search's nodes spent below the best move:
+	// about 1 at three quarters, less when it took more (0.675 for all of
+	// them), more when it took fewer (2.025 for none).
+	nodeEffortBase  = 1.5
+	nodeEffortScale = 1.35
 )
 
 // timeManager turns the UCI limits into a soft budget (checked between
@@ -82,6 +88,16 @@ func (tm *timeManager) elapsed() time.Duration { return time.Since(tm.start) }
 // hardStop reports whether the search must stop now.
 func (tm *timeManager) hardStop() bool {
 	return tm.active && tm.limited && tm.elapsed() >= tm.hard
+}
+
+// nodeEffort is the factor by which the soft budget is scaled when the
+// best move's subtree took best of the search's total nodes (see
+// nodeEffortBase).
+func nodeEffort(best, total uint64) float64 {
+	if total == 0 {
+		return 1
+	}
+	return nodeEffortScale * (nodeEffortBase - float64(best)/float64(total))
 }
 
 // softStop reports whether to start no further iteration. instability

@@ -1,8 +1,11 @@
 package search
 
 import (
+	"math"
 	"testing"
 	"time"
+
+	"chessforge/engine/board"
 )
 
 // Even a search that always runs to its hard limit keeps a reserve: over a
@@ -60,5 +63,28 @@ func TestTimeManagerUsesIncrementAndMoveTime(t *testing.T) {
 	}
 	if tm := newTimeManager(Limits{Infinite: true, WTime: time.Second}, true, 0); tm.limited {
 		t.Error("infinite search has a time limit")
+	}
+}
+
+// TestNodeEffortGivesMoreTimeToContestedMoves: the less of the search the
+// best move took, the larger the soft budget.
+func TestNodeEffortGivesMoreTimeToContestedMoves(t *testing.T) {
+	for _, c := range []struct {
+		best, total uint64
+		want        float64
+	}{{100, 100, 0.675}, {75, 100, 1.0125}, {0, 100, 2.025}, {0, 0, 1}} {
+		if got := nodeEffort(c.best, c.total); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("nodeEffort(%d, %d) = %g, want %g", c.best, c.total, got, c.want)
+		}
+	}
+	e := New(Options{HashMB: 1, Threads: 1})
+	e.Search(board.NewPosition(), Limits{Depth: 6}, nil)
+	w := e.workers[0]
+	var sum uint64
+	for _, rm := range w.rootMoves {
+		sum += rm.nodes
+	}
+	if sum == 0 || sum >= w.nodes || w.rootMoves[0].nodes == 0 {
+		t.Fatalf("root moves' nodes sum to %d of the search's %d (best move %d): want every node below a root move counted", sum, w.nodes, w.rootMoves[0].nodes)
 	}
 }
