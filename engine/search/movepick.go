@@ -100,10 +100,7 @@ func (mp *movePicker) lastBad() bool { return mp.handedBad }
 
 // mvvLVA scores a capture: most valuable victim first, then least valuable attacker.
 func mvvLVA(p *board.Position, m board.Move) int32 {
-	victim := board.Pawn
-	if !m.IsEnPassant() {
-		victim = p.PieceAt(m.To()).Type()
-	}
+	victim := capturedType(p, m)
 	v := int32(0)
 	if victim != board.NoPieceType {
 		v = int32(seeValue[victim])
@@ -126,11 +123,16 @@ func (w *worker) captureScore(p *board.Position, m board.Move) int32 {
 // captureHist returns the capture history entry of m, a capture or a
 // promotion in p.
 func (w *worker) captureHist(p *board.Position, m board.Move) *int16 {
-	victim := board.Pawn
-	if !m.IsEnPassant() {
-		victim = p.PieceAt(m.To()).Type()
+	return &w.capHist[p.PieceAt(m.From())%12][m.To()&63][capturedType(p, m)&7]
+}
+
+// capturedType is the type of the piece m takes in p (board.NoPieceType
+// for a move that takes nothing).
+func capturedType(p *board.Position, m board.Move) board.PieceType {
+	if m.IsEnPassant() {
+		return board.Pawn
 	}
-	return &w.capHist[p.PieceAt(m.From())%12][m.To()&63][victim&7]
+	return p.PieceAt(m.To()).Type()
 }
 
 // initMain prepares the moves of an interior node.
