@@ -6,7 +6,7 @@ import "time"
 const (
 	// defaultMovesToGo is the number of moves the clock is shared among
 	// when the time control names none (or more).
-	defaultMovesToGo = 40
+	defaultMovesToGo = 25
 	// A move never takes more than 1/maxShareDiv of the clock left, nor
 	// more than lastShareNum/lastShareDen of it when the time control
 	// renews after this move.

@@ -53,13 +53,13 @@ func TestTimeManagerUsesIncrementAndMoveTime(t *testing.T) {
 		t.Errorf("movetime 500 with overhead 50: hard %v, want 450ms", tm.hard)
 	}
 	tm = newTimeManager(Limits{BTime: 4 * time.Second}, false, 0)
-	if !tm.limited || tm.soft != 100*time.Millisecond {
-		t.Errorf("Black's clock 4 s: soft %v, want 4s/40 = 100ms", tm.soft)
+	if !tm.limited || tm.soft != 160*time.Millisecond {
+		t.Errorf("Black's clock 4 s: soft %v, want 4s/25 = 160ms", tm.soft)
 	}
-	// 10 s + 0.1 s with 30 ms overhead: (10000 + 39·100 − 42·30)/40 = 316 ms.
+	// 10 s + 0.1 s with 30 ms overhead: (10000 + 24·100 − 27·30)/25 = 463.6 ms.
 	tm = newTimeManager(Limits{WTime: 10 * time.Second, WInc: 100 * time.Millisecond}, true, 30*time.Millisecond)
-	if tm.soft != 316*time.Millisecond {
-		t.Errorf("10+0.1: soft %v, want 316ms", tm.soft)
+	if tm.soft != 463600*time.Microsecond {
+		t.Errorf("10+0.1: soft %v, want 463.6ms", tm.soft)
 	}
 	if tm := newTimeManager(Limits{Infinite: true, WTime: time.Second}, true, 0); tm.limited {
 		t.Error("infinite search has a time limit")
