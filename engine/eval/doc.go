@@ -22,7 +22,9 @@
 //     queen, a constant) through a non-linear curve;
 //   - endgames: a lone king is driven to the edge, towards the winning king,
 //     and in KBNK to a corner of the bishop's colour; drawish material is
-//     scaled down; dead draws (the board's insufficient material) score 0;
+//     scaled down, and a rook pawn with the wrong bishop against a king in
+//     its corner to 0; dead draws (the board's insufficient material)
+//     score 0 (Endgame lends this knowledge to the network's scores);
 //   - tempo for the side to move.
 //
 // The phase runs from 0 (pawns and kings) to PhaseMax (knights and bishops
@@ -65,8 +67,9 @@
 //   - king danger: for each king, u = Σ (ks_* counts)·w; it costs
 //     max(u_mg,0)²/KingDangerMG in the middlegame and max(u_eg,0)/KingDangerEG
 //     in the endgame (Coefs.Safety holds the counts for each king);
-//   - the scale (Coefs.Scale), a function of the material only, chosen by the
-//     sign of the tapered score; a tuner holds it constant;
+//   - the scale (Coefs.Scale), a function of the material (and, for the
+//     wrong bishop, of the pawns' file and the defending king's square),
+//     chosen by the sign of the tapered score; a tuner holds it constant;
 //   - dead draws (Coefs.Draw) score 0 whatever the weights;
 //   - the result is clamped to ±MaxEval.
 //

@@ -613,10 +613,14 @@ func (e *evaluator) mateDriveTerms(c board.Color) score {
 }
 
 // scaleFor returns the scale (of ScaleNormal) that applies when the
-// tapered score favours c: drawish material gets less.
+// tapered score favours c: drawish material gets less, and a rook pawn
+// with the wrong bishop against a king in its corner nothing.
 func (e *evaluator) scaleFor(c board.Color) int {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	w := c ^ 1
+	if e.count[c][board.Knight]+e.count[c][board.Rook]+e.count[c][board.Queen] == 0 && e.wrongBishop(c) {
+		return 0
+	}
 	if e.pawns[c] != 0 && (e.count[c][board.Bishop] != 1 || e.count[w][board.Bishop] != 1) {
 		return ScaleNormal // the usual case: pawns, and not one bishop each
 	}
@@ -651,4 +655,40 @@ func (e *evaluator) scaleFor(c board.Color) int {
 		}
 	}
 	return ScaleNormal
+}
+
+// wrongBishop reports whether c, with no knight, rook or queen, has
+// bishops of one colour and pawns all on one rook file, whose promotion
+// square the bishops do not cover, while the enemy, with no piece, has its
+// king on or next to that square: a draw, as the king cannot be driven out
+// of the corner.
+func (e *evaluator) wrongBishop(c board.Color) bool {
+	c &= 1 // in range: no bounds checks on the per-colour arrays
+	w := c ^ 1
+	pawns := e.pawns[c]
+	if pawns == 0 || e.count[c][board.Bishop] == 0 ||
+		e.count[w][board.Knight]+e.count[w][board.Bishop]+e.count[w][board.Rook]+e.count[w][board.Queen] != 0 {
+		return false
+	}
+	file := 0
+	switch {
+	case pawns&^board.FileA == 0:
+	case pawns&^board.FileH == 0:
+		file = 7
+	default:
+		return false
+	}
+	promo := board.MakeSquare(file, 7)
+	if c == board.Black {
+		promo = board.MakeSquare(file, 0)
+	}
+	bishops := e.p.Pieces(c, board.Bishop)
+	if board.SquareBB(promo)&board.DarkSquares != 0 {
+		if bishops&board.DarkSquares != 0 {
+			return false
+		}
+	} else if bishops&board.LightSquares != 0 {
+		return false
+	}
+	return distance(e.kingSq[w], promo) <= 1
 }

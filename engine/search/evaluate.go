@@ -2,6 +2,7 @@ package search
 
 import (
 	"chessforge/engine/board"
+	"chessforge/engine/eval"
 	"chessforge/engine/nnue"
 )
 
@@ -45,13 +46,20 @@ func (w *worker) setNetwork(n *nnue.Network) {
 	}
 }
 
+// netEvaluate is the network's evaluation of p, the worker's position,
+// from the side to move's point of view, with the hand-crafted
+// evaluation's knowledge of endings (eval.Endgame).
+func (w *worker) netEvaluate(p *board.Position) int {
+	return eval.Endgame(p, w.nn.Evaluate(p))
+}
+
 // evaluate returns the static evaluation of p, the worker's position, from
 // the side to move's point of view. The hot calls (a node's static
 // evaluation, quiescence's stand pat) test w.nn where they are, as this
 // function is too large to inline.
 func (w *worker) evaluate(p *board.Position) int {
 	if w.nn != nil {
-		return w.nn.Evaluate(p)
+		return w.netEvaluate(p)
 	}
 	return w.ev.Evaluate(p)
 }

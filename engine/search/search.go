@@ -191,7 +191,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			staticEval = tte.eval
 		} else {
 			if w.nn != nil {
-				staticEval = w.nn.Evaluate(p)
+				staticEval = w.netEvaluate(p)
 			} else {
 				staticEval = w.ev.Evaluate(p)
 			}
@@ -624,7 +624,7 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 			standPat = ttEval
 		} else {
 			if w.nn != nil {
-				standPat = w.nn.Evaluate(p)
+				standPat = w.netEvaluate(p)
 			} else {
 				standPat = w.ev.Evaluate(p)
 			}

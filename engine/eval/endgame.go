@@ -1,0 +1,38 @@
+package eval
+
+import "chessforge/engine/board"
+
+// Endgame adjusts v, another evaluation's score of p (a network's) from the
+// side to move's point of view, by what this evaluation knows of endings
+// that such an evaluation, trained on its own games, rarely meets: the
+// side ahead gets the mate drive against a lone king (to the edge, to the
+// bishop's corner in KBNK, its own king closer), and the score is scaled
+// as Evaluate scales drawish material (0 for a side that cannot win, such
+// as a rook pawn with the wrong bishop against a king in its corner).
+// Where both sides have pawns it returns v at the cost of two tests; it
+// allocates nothing.
+func Endgame(p *board.Position, v int) int {
+	if pawns := p.PiecesOfType(board.Pawn); pawns&p.Occupancy(board.White) != 0 && pawns&p.Occupancy(board.Black) != 0 {
+		return v
+	}
+	return endgame(p, v)
+}
+
+// endgame is Endgame where a side has no pawns.
+func endgame(p *board.Position, v int) int {
+	var e untraced
+	e.p = p
+	e.setupSide(board.White)
+	e.setupSide(board.Black)
+	drive := (e.mateDrive(board.White) - e.mateDrive(board.Black)).eg()
+	us := p.SideToMove()
+	if us == board.Black {
+		drive = -drive
+	}
+	v += drive
+	favoured := us
+	if v < 0 {
+		favoured = us.Other()
+	}
+	return max(-MaxEval, min(v*e.scaleFor(favoured)/ScaleNormal, MaxEval))
+}
