@@ -22,9 +22,10 @@
 //     queen, a constant) through a non-linear curve;
 //   - endgames: a lone king is driven to the edge, towards the winning king,
 //     and in KBNK to a corner of the bishop's colour; drawish material is
-//     scaled down, and a rook pawn with the wrong bishop against a king in
-//     its corner to 0; dead draws (the board's insufficient material)
-//     score 0 (Endgame lends this knowledge to the network's scores);
+//     scaled down, and rook pawns, alone or with the wrong bishop, against
+//     a king in their corner to 0; dead draws (the board's insufficient
+//     material) score 0 (Endgame lends this knowledge to the network's
+//     scores);
 //   - tempo for the side to move.
 //
 // The phase runs from 0 (pawns and kings) to PhaseMax (knights and bishops

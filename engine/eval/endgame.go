@@ -8,7 +8,8 @@ import "chessforge/engine/board"
 // side ahead gets the mate drive against a lone king (to the edge, to the
 // bishop's corner in KBNK, its own king closer), and the score is scaled
 // as Evaluate scales drawish material (0 for a side that cannot win, such
-// as a rook pawn with the wrong bishop against a king in its corner).
+// as one with rook pawns, alone or with the wrong bishop, against a king
+// in their corner).
 // Where both sides have pawns it returns v at the cost of two tests; it
 // allocates nothing.
 func Endgame(p *board.Position, v int) int {

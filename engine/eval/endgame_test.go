@@ -16,9 +16,9 @@ func mustPosition(t *testing.T, fen string) *board.Position {
 }
 
 // Endgame leaves positions with pawns on both sides alone, scales
-// drawish material as Evaluate does, gives nothing for a rook pawn with
-// the wrong bishop against a king in its corner, and adds the mate drive
-// against a lone king.
+// drawish material as Evaluate does, gives nothing for a rook pawn, alone
+// or with the wrong bishop, against a king in its corner, and adds the
+// mate drive against a lone king.
 func TestEndgame(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
@@ -32,6 +32,9 @@ func TestEndgame(t *testing.T) {
 		{"h-pawn, light bishop, king on h8", "7k/8/6KP/8/8/8/8/3B4 w - - 0 1", 500, 0},
 		{"h-pawn, light bishop, king on g8", "6k1/8/7P/4K3/8/8/8/3B4 w - - 0 1", 500, 0},
 		{"h-pawn, dark bishop, king on h8", "7k/8/6KP/8/8/8/8/2B5 w - - 0 1", 500, 500},
+		{"h-pawn alone, king on h8", "7k/8/6KP/8/8/8/8/8 w - - 0 1", 300, 0},
+		{"h-pawn alone, king on f8", "5k2/8/6KP/8/8/8/8/8 w - - 0 1", 300, 300},
+		{"g-pawn alone, king on g8", "6k1/8/5KP1/8/8/8/8/8 w - - 0 1", 300, 300},
 		{"h-pawn, light bishop, king far away", "k7/8/6KP/8/8/8/8/3B4 w - - 0 1", 500, 500},
 		{"a-pawns, dark bishop, black, king on a1", "8/8/8/3b4/p7/p7/8/K1k5 b - - 0 1", 500, 0},
 		{"a-pawn and a b-pawn", "8/8/8/3b4/p7/1p6/8/K1k5 b - - 0 1", 500, 500},

@@ -613,12 +613,12 @@ func (e *evaluator) mateDriveTerms(c board.Color) score {
 }
 
 // scaleFor returns the scale (of ScaleNormal) that applies when the
-// tapered score favours c: drawish material gets less, and a rook pawn
-// with the wrong bishop against a king in its corner nothing.
+// tapered score favours c: drawish material gets less, and rook pawns
+// alone or with the wrong bishop against a king in their corner nothing.
 func (e *evaluator) scaleFor(c board.Color) int {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	w := c ^ 1
-	if e.count[c][board.Knight]+e.count[c][board.Rook]+e.count[c][board.Queen] == 0 && e.wrongBishop(c) {
+	if e.count[c][board.Knight]+e.count[c][board.Rook]+e.count[c][board.Queen] == 0 && e.rookPawnDraw(c) {
 		return 0
 	}
 	if e.pawns[c] != 0 && (e.count[c][board.Bishop] != 1 || e.count[w][board.Bishop] != 1) {
@@ -657,17 +657,16 @@ func (e *evaluator) scaleFor(c board.Color) int {
 	return ScaleNormal
 }
 
-// wrongBishop reports whether c, with no knight, rook or queen, has
-// bishops of one colour and pawns all on one rook file, whose promotion
-// square the bishops do not cover, while the enemy, with no piece, has its
-// king on or next to that square: a draw, as the king cannot be driven out
-// of the corner.
-func (e *evaluator) wrongBishop(c board.Color) bool {
+// rookPawnDraw reports whether c, with no knight, rook or queen, has
+// pawns all on one rook file and no bishop that covers their promotion
+// square (the wrong bishop, or none), while the enemy, with no piece, has
+// its king on or next to that square: a draw, as the king cannot be driven
+// out of the corner.
+func (e *evaluator) rookPawnDraw(c board.Color) bool {
 	c &= 1 // in range: no bounds checks on the per-colour arrays
 	w := c ^ 1
 	pawns := e.pawns[c]
-	if pawns == 0 || e.count[c][board.Bishop] == 0 ||
-		e.count[w][board.Knight]+e.count[w][board.Bishop]+e.count[w][board.Rook]+e.count[w][board.Queen] != 0 {
+	if pawns == 0 || e.count[w][board.Knight]+e.count[w][board.Bishop]+e.count[w][board.Rook]+e.count[w][board.Queen] != 0 {
 		return false
 	}
 	file := 0
