@@ -63,3 +63,13 @@ func (w *worker) evaluate(p *board.Position) int {
 	}
 	return w.ev.Evaluate(p)
 }
+
+// pawnsOnBothSides reports whether both sides have pawns. Where one has
+// none, a capture can gain more than the piece is worth: the drawish
+// scales of eval.Endgame (and of the hand-crafted evaluation) take a queen
+// up to 0 once the king captures it and a bishop is left, so delta pruning
+// is off there.
+func pawnsOnBothSides(p *board.Position) bool {
+	pawns := p.PiecesOfType(board.Pawn)
+	return pawns&p.Occupancy(board.White) != 0 && pawns&p.Occupancy(board.Black) != 0
+}

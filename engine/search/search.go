@@ -658,8 +658,8 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 			if m.IsPromotion() && m.Promotion() != board.Queen {
 				continue
 			}
-			// Delta pruning: even winning this piece cannot lift alpha.
-			if !m.IsPromotion() && standPat+moveGain(p, m)+params.QuiescenceDeltaMargin <= alpha {
+			// Delta pruning: even winning this piece cannot lift alpha (see pawnsOnBothSides).
+			if !m.IsPromotion() && pawnsOnBothSides(p) && standPat+moveGain(p, m)+params.QuiescenceDeltaMargin <= alpha {
 				continue
 			}
 			if !seeGE(p, m, 0) {
