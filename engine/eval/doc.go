@@ -68,9 +68,9 @@
 //   - king danger: for each king, u = Σ (ks_* counts)·w; it costs
 //     max(u_mg,0)²/KingDangerMG in the middlegame and max(u_eg,0)/KingDangerEG
 //     in the endgame (Coefs.Safety holds the counts for each king);
-//   - the scale (Coefs.Scale), a function of the material (and, for the
-//     wrong bishop, of the pawns' file and the defending king's square),
-//     chosen by the sign of the tapered score; a tuner holds it constant;
+//   - the scale (Coefs.Scale), a function of the material (and, for rook
+//     pawns, of their file and the defending king's square), chosen by the
+//     sign of the tapered score; a tuner holds it constant;
 //   - dead draws (Coefs.Draw) score 0 whatever the weights;
 //   - the result is clamped to ±MaxEval.
 //

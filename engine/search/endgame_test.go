@@ -50,9 +50,9 @@ func TestNetworkConvertsWonEndings(t *testing.T) {
 	}
 }
 
-// TestNetworkKnowsTheWrongBishop searches a rook pawn with the wrong
-// bishop against a king in its corner, a draw that the network alone
-// scores as a win (+7.74 at depth 12, depth 14 here), and the same with the right
+// TestNetworkKnowsTheWrongBishop searches, to depth 14, a rook pawn with
+// the wrong bishop against a king in its corner, a draw that the network
+// alone scores as a win (+7.74 at depth 12), and the same with the right
 // bishop, a win.
 func TestNetworkKnowsTheWrongBishop(t *testing.T) {
 	net, err := nnue.Default()
