@@ -10,13 +10,22 @@ import "chessforge/engine/board"
 // as Evaluate scales drawish material (0 for a side that cannot win, such
 // as one with rook pawns, alone or with the wrong bishop, against a king
 // in their corner).
-// Where both sides have pawns it returns v at the cost of two tests; it
-// allocates nothing.
+// Where both sides have pawns (see PawnlessSide) it returns v at the cost
+// of two tests; it allocates nothing.
 func Endgame(p *board.Position, v int) int {
-	if pawns := p.PiecesOfType(board.Pawn); pawns&p.Occupancy(board.White) != 0 && pawns&p.Occupancy(board.Black) != 0 {
+	if !PawnlessSide(p) {
 		return v
 	}
 	return endgame(p, v)
+}
+
+// PawnlessSide reports whether a side has no pawns: the positions whose
+// scores Endgame may change. Its scales make such scores jump where the
+// material changes (a capture can gain more than the piece is worth), so
+// the search does not prune captures by their value there.
+func PawnlessSide(p *board.Position) bool {
+	pawns := p.PiecesOfType(board.Pawn)
+	return pawns&p.Occupancy(board.White) == 0 || pawns&p.Occupancy(board.Black) == 0
 }
 
 // endgame is Endgame where a side has no pawns.

@@ -6,15 +6,6 @@ import (
 	"chessforge/engine/board"
 )
 
-func mustPosition(t *testing.T, fen string) *board.Position {
-	t.Helper()
-	p, err := board.ParseFEN(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // Endgame leaves positions with pawns on both sides alone, scales
 // drawish material as Evaluate does, gives nothing for a rook pawn, alone
 // or with the wrong bishop, against a king in its corner, and adds the
@@ -40,16 +31,16 @@ func TestEndgame(t *testing.T) {
 		{"a-pawn and a b-pawn", "8/8/8/3b4/p7/1p6/8/K1k5 b - - 0 1", 500, 500},
 		{"a rook beside the wrong bishop", "8/8/8/3b4/p7/p7/8/K1k1r3 b - - 0 1", 500, 500},
 	} {
-		p := mustPosition(t, c.fen)
+		p := mustFEN(t, c.fen)
 		if got := Endgame(p, c.v); got != c.want {
 			t.Errorf("%s (%s): Endgame(%d) = %d, want %d", c.name, c.fen, c.v, got, c.want)
 		}
 	}
 	// The wrong bishop is known to Evaluate too.
-	if v := Evaluate(mustPosition(t, "7k/8/6KP/8/8/8/8/3B4 w - - 0 1")); v != 0 {
+	if v := Evaluate(mustFEN(t, "7k/8/6KP/8/8/8/8/3B4 w - - 0 1")); v != 0 {
 		t.Errorf("Evaluate scores the rook pawn with the wrong bishop %d, want 0", v)
 	}
-	if v := Evaluate(mustPosition(t, "7k/8/6KP/8/8/8/8/2B5 w - - 0 1")); v < 200 {
+	if v := Evaluate(mustFEN(t, "7k/8/6KP/8/8/8/8/2B5 w - - 0 1")); v < 200 {
 		t.Errorf("Evaluate scores the rook pawn with the right bishop %d, want a win", v)
 	}
 }
@@ -59,7 +50,7 @@ func TestEndgame(t *testing.T) {
 // own king closer; the side to move sees the same drive from its side.
 func TestEndgameMateDrive(t *testing.T) {
 	drive := func(fen string) int {
-		return Endgame(mustPosition(t, fen), 1000) - 1000
+		return Endgame(mustFEN(t, fen), 1000) - 1000
 	}
 	centre, edge := drive("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"), drive("3k4/8/8/8/8/8/8/Q3K3 w - - 0 1")
 	if !(0 < centre && centre < edge) {
@@ -73,7 +64,7 @@ func TestEndgameMateDrive(t *testing.T) {
 	if a8 >= h8 {
 		t.Errorf("KBNK, dark bishop: drive %d with the king on a8, %d on h8; want more on h8", a8, h8)
 	}
-	if got := Endgame(mustPosition(t, "3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"), -1000) + 1000; got != -edge {
+	if got := Endgame(mustFEN(t, "3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"), -1000) + 1000; got != -edge {
 		t.Errorf("KQK with the lone king to move: drive %d, want %d", got, -edge)
 	}
 }

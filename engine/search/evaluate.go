@@ -63,14 +63,3 @@ func (w *worker) evaluate(p *board.Position) int {
 	}
 	return w.ev.Evaluate(p)
 }
-
-// pawnsOnBothSides reports whether both sides have pawns. Where one has
-// none, a capture can gain more than the piece is worth, so delta pruning
-// is off there: with the drawish scales of eval.Endgame (and of the
-// hand-crafted evaluation), a king beside a queen just promoted stands at
-// −15 pawns, and taking it, leaving a bishop that cannot win, brings it to
-// 0.
-func pawnsOnBothSides(p *board.Position) bool {
-	pawns := p.PiecesOfType(board.Pawn)
-	return pawns&p.Occupancy(board.White) != 0 && pawns&p.Occupancy(board.Black) != 0
-}

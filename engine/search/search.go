@@ -1,6 +1,9 @@
 package search
 
-import "chessforge/engine/board"
+import (
+	"chessforge/engine/board"
+	"chessforge/engine/eval"
+)
 
 // Score bounds. A mate found at ply n scores MateScore-n for the winner.
 const (
@@ -658,8 +661,8 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 			if m.IsPromotion() && m.Promotion() != board.Queen {
 				continue
 			}
-			// Delta pruning: even winning this piece cannot lift alpha (see pawnsOnBothSides).
-			if !m.IsPromotion() && pawnsOnBothSides(p) && standPat+moveGain(p, m)+params.QuiescenceDeltaMargin <= alpha {
+			// Delta pruning: even winning this piece cannot lift alpha (not where eval.PawnlessSide).
+			if !m.IsPromotion() && !eval.PawnlessSide(p) && standPat+moveGain(p, m)+params.QuiescenceDeltaMargin <= alpha {
 				continue
 			}
 			if !seeGE(p, m, 0) {
