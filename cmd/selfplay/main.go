@@ -42,6 +42,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	go func() {
 		select {
 		case <-ctx.Done():
+			select {
+			case <-finished:
+				// run's deferred stop, not a signal: this goroutine was
+				// scheduled only after run had returned.
+				return
+			default:
+			}
 			stop() // a second signal ends the program at once
 			fmt.Fprintln(stderr, "\nselfplay: stopping: no new games; closing the files (press again to quit at once)")
 		case <-finished:
