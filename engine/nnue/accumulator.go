@@ -4,6 +4,8 @@ import "chessforge/engine/board"
 
 // featureIndex[persp][piece][sq] is the feature of piece on sq seen from
 // perspective persp: ((C == P ? 0 : 6) + T)·64 + (P == White ? sq : sq^56).
+// A king-mirrored network's perspective whose king stands on files e–h
+// looks its pieces up at sq^7 (see Accumulator.Flip).
 var featureIndex [2][12][64]uint16
 
 func init() {
@@ -33,46 +35,44 @@ func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
 
 // Accumulator holds the feature transformer's output for both perspectives:
 // V[board.White] and V[board.Black], each the bias plus the rows of that
-// perspective's active features.
+// perspective's active features. Flip[persp] is the square mask of
+// perspective persp's features: 7 (files mirrored) where the network is
+// king-mirrored and persp's king stands on files e–h, else 0.
 type Accumulator struct {
-	V [2][Hidden]int16
+	V    [2][Hidden]int16
+	Flip [2]board.Square
 }
 
-// row returns the weights of piece pc on sq from perspective persp.
-func (n *Network) row(persp int, pc board.Piece, sq board.Square) *[Hidden]int16 {
-	return &n.W1[featureIndex[persp][pc%12][sq&63]]
+// row returns the weights of piece pc on sq from perspective persp, whose
+// square mask is flip.
+func (n *Network) row(persp int, flip board.Square, pc board.Piece, sq board.Square) *[Hidden]int16 {
+	return &n.W1[featureIndex[persp][pc%12][(sq^flip)&63]]
+}
+
+// flipFor returns the square mask of a perspective whose king stands on
+// ksq: 7 on files e–h of a king-mirrored network, else 0.
+func (n *Network) flipFor(ksq board.Square) board.Square {
+	if n.mirrored && ksq.File() >= 4 {
+		return 7
+	}
+	return 0
 }
 
 // Refresh sets a to the accumulators of position p, computed from scratch.
 func (n *Network) Refresh(a *Accumulator, p *board.Position) {
 	for persp := range 2 {
-		a.V[persp] = n.B1
-		for occ := p.Occupied(); occ != 0; {
-			sq := occ.PopLSB()
-			addRow(&a.V[persp], n.row(persp, p.PieceAt(sq), sq))
-		}
+		n.refreshPersp(a, persp, p)
 	}
 }
 
-// Add adds piece pc on square sq to a.
-func (n *Network) Add(a *Accumulator, pc board.Piece, sq board.Square) {
-	for persp := range 2 {
-		addRow(&a.V[persp], n.row(persp, pc, sq))
-	}
-}
-
-// Sub removes piece pc on square sq from a.
-func (n *Network) Sub(a *Accumulator, pc board.Piece, sq board.Square) {
-	for persp := range 2 {
-		subRow(&a.V[persp], n.row(persp, pc, sq))
-	}
-}
-
-// Move moves piece pc from square from to square to in a.
-func (n *Network) Move(a *Accumulator, pc board.Piece, from, to board.Square) {
-	for persp := range 2 {
-		v := &a.V[persp]
-		addSub(v, v, n.row(persp, pc, to), n.row(persp, pc, from))
+// refreshPersp computes perspective persp's accumulator of p from scratch.
+func (n *Network) refreshPersp(a *Accumulator, persp int, p *board.Position) {
+	flip := n.flipFor(p.KingSquare(board.Color(persp)))
+	a.Flip[persp] = flip
+	a.V[persp] = n.B1
+	for occ := p.Occupied(); occ != 0; {
+		sq := occ.PopLSB()
+		addRow(&a.V[persp], n.row(persp, flip, p.PieceAt(sq), sq))
 	}
 }
 
@@ -103,10 +103,22 @@ type piecePlace struct {
 
 // Delta is what a move changes in the features: the pieces it adds and
 // removes (at most two of each: castling moves two pieces, a capturing
-// promotion removes two).
+// promotion removes two), and for a king move (castling included) the
+// king's colour and squares, which may change a king-mirrored network's
+// square mask.
 type Delta struct {
-	add, sub   [2]piecePlace
-	nAdd, nSub uint8
+	add, sub         [2]piecePlace
+	nAdd, nSub       uint8
+	king             bool
+	kingColor        board.Color
+	kingFrom, kingTo board.Square
+}
+
+// crosses reports whether d moves perspective persp's king across the
+// middle of the board of a king-mirrored network, changing persp's square
+// mask: its accumulator must then be computed afresh.
+func (n *Network) crosses(d *Delta, persp int) bool {
+	return n.mirrored && d.king && int(d.kingColor) == persp && n.flipFor(d.kingFrom) != n.flipFor(d.kingTo)
 }
 
 // DeltaOf returns the feature changes of move m in position p; call it
@@ -124,6 +136,7 @@ func DeltaOf(p *board.Position, m board.Move) Delta {
 		d.add = [2]piecePlace{{pc, to}, {rook, rto}}
 		d.sub = [2]piecePlace{{pc, from}, {rook, rfrom}}
 		d.nAdd, d.nSub = 2, 2
+		d.king, d.kingColor, d.kingFrom, d.kingTo = true, us, from, to
 		return d
 	case m.IsEnPassant():
 		capSq := to - 8
@@ -142,6 +155,9 @@ func DeltaOf(p *board.Position, m board.Move) Delta {
 	d.add[0] = piecePlace{moved, to}
 	d.sub[0] = piecePlace{pc, from}
 	d.nAdd, d.nSub = 1, 1
+	if pc.Type() == board.King {
+		d.king, d.kingColor, d.kingFrom, d.kingTo = true, us, from, to
+	}
 	if c := p.PieceAt(to); c != board.NoPiece {
 		d.sub[1] = piecePlace{c, to}
 		d.nSub = 2
@@ -149,19 +165,38 @@ func DeltaOf(p *board.Position, m board.Move) Delta {
 	return d
 }
 
-// Apply sets dst to src changed by d. dst and src may be the same.
-func (n *Network) Apply(dst, src *Accumulator, d *Delta) {
+// Apply sets dst to src changed by d, the delta of the move that led to
+// position p. A perspective whose square mask the move changes (its king
+// crossing the middle, with a king-mirrored network) is computed afresh
+// from p; the others are updated. dst and src may be the same.
+func (n *Network) Apply(dst, src *Accumulator, d *Delta, p *board.Position) {
 	for persp := range 2 {
-		dv, sv := &dst.V[persp], &src.V[persp]
-		a0 := n.row(persp, d.add[0].pc, d.add[0].sq)
-		s0 := n.row(persp, d.sub[0].pc, d.sub[0].sq)
-		switch {
-		case d.nSub == 1:
-			addSub(dv, sv, a0, s0)
-		case d.nAdd == 1:
-			addSubSub(dv, sv, a0, s0, n.row(persp, d.sub[1].pc, d.sub[1].sq))
-		default:
-			addAddSubSub(dv, sv, a0, n.row(persp, d.add[1].pc, d.add[1].sq), s0, n.row(persp, d.sub[1].pc, d.sub[1].sq))
+		if n.crosses(d, persp) {
+			n.refreshPersp(dst, persp, p)
+		} else {
+			n.applyPersp(dst, src, persp, d)
 		}
+	}
+}
+
+// applyPersp sets perspective persp of dst to that of src changed by d,
+// which must not change its square mask.
+func (n *Network) applyPersp(dst, src *Accumulator, persp int, d *Delta) {
+	flip := src.Flip[persp]
+	dst.Flip[persp] = flip
+	dv, sv := &dst.V[persp], &src.V[persp]
+	if d.nAdd == 0 { // a null move
+		*dv = *sv
+		return
+	}
+	a0 := n.row(persp, flip, d.add[0].pc, d.add[0].sq)
+	s0 := n.row(persp, flip, d.sub[0].pc, d.sub[0].sq)
+	switch {
+	case d.nSub == 1:
+		addSub(dv, sv, a0, s0)
+	case d.nAdd == 1:
+		addSubSub(dv, sv, a0, s0, n.row(persp, flip, d.sub[1].pc, d.sub[1].sq))
+	default:
+		addAddSubSub(dv, sv, a0, n.row(persp, flip, d.add[1].pc, d.add[1].sq), s0, n.row(persp, flip, d.sub[1].pc, d.sub[1].sq))
 	}
 }

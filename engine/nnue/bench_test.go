@@ -25,9 +25,11 @@ func BenchmarkUpdate(b *testing.B) {
 	d := DeltaOf(p, m)
 	var src, dst Accumulator
 	n.Refresh(&src, p)
+	after := p.Clone()
+	after.MakeMove(m)
 	benchPaths(b, func(b *testing.B) {
 		for b.Loop() {
-			n.Apply(&dst, &src, &d)
+			n.Apply(&dst, &src, &d, after)
 		}
 	})
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // The architecture and quantization this package implements (format
-// version 1).
+// version 2; version 1 files are read too).
 const (
 	Inputs = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
 	Hidden = 256 // accumulator width per perspective
@@ -27,12 +27,20 @@ const (
 	// ActivationSCReLU is the activation code of SCReLU, clamp(x, 0, QA)².
 	ActivationSCReLU = 1
 
+	// FeaturesPlain and FeaturesMirrored are the feature sets a file may
+	// name: the 768 features as they are, or king-mirrored (768hm): a
+	// perspective whose own king stands on files e–h sees every square
+	// file-mirrored (sq^7). Version 1 files are always plain.
+	FeaturesPlain    = 0
+	FeaturesMirrored = 1
+
 	QA    = 255 // scale of the feature transformer's weights and biases
 	QB    = 64  // scale of the output weights
 	Scale = 400 // output-to-centipawn factor
 
-	// Version is the file format version this package reads and writes.
-	Version = 1
+	// Version is the file format version this package writes; it reads
+	// it and version 1 (whose header has no feature set).
+	Version = 2
 
 	// MaxW1 bounds |W1| and |B1|, MaxW2 bounds |W2| (the trainer clips
 	// the float weights to ±1.98): within them no accumulator overflows
@@ -46,7 +54,8 @@ const (
 const Magic = "CFNN"
 
 const (
-	headerSize = 72 // magic, version, architecture, quantization, hash, provenance length
+	headerSize   = 76 // magic, version, architecture, feature set, quantization, hash, provenance length
+	headerSizeV1 = 72 // version 1: no feature set
 	// maxProvenance bounds the provenance, so that a corrupt length is
 	// reported instead of allocating gigabytes.
 	maxProvenance = 1 << 20
@@ -71,6 +80,8 @@ type Network struct {
 	Provenance []byte
 
 	hash [sha256.Size]byte
+	// mirrored: the king-mirrored feature set (FeaturesMirrored).
+	mirrored bool
 	// outputs is the number of output buckets (1, 2, 4 or 8); bucketOf
 	// maps a piece count (0–64) to its bucket.
 	outputs  int
@@ -101,6 +112,24 @@ func (n *Network) SetOutputs(k int) {
 
 // Outputs returns the number of output buckets.
 func (n *Network) Outputs() int { return n.outputs }
+
+// Mirrored reports whether the network's features are king-mirrored
+// (FeaturesMirrored).
+func (n *Network) Mirrored() bool { return n.mirrored }
+
+// SetMirrored sets the feature set of a network built in memory:
+// king-mirrored (true) or plain.
+func (n *Network) SetMirrored(on bool) { n.mirrored = on }
+
+// Architecture returns the network's name as the trainer's provenance
+// writes it, e.g. 768x2-256-8-screlu, or 768hmx2-256-8-screlu king-mirrored.
+func (n *Network) Architecture() string {
+	in := "768"
+	if n.mirrored {
+		in = "768hm"
+	}
+	return fmt.Sprintf("%sx2-%d-%d-screlu", in, Hidden, n.outputs)
+}
 
 // Bucket returns the output bucket of a position with the given number of
 // pieces on the board (kings included): (pieces − 2) / (32 / Outputs), kept
@@ -172,12 +201,16 @@ func Parse(data []byte, name string) (*Network, error) {
 		head := data[:min(len(data), 4)]
 		return nil, formatErr(name, "not a chessforge network: magic %q, want %q", head, Magic)
 	}
-	if len(data) < headerSize {
-		return nil, formatErr(name, "truncated header: expected at least %d bytes, got %d", headerSize, len(data))
-	}
 	u32 := func(off int) uint32 { return binary.LittleEndian.Uint32(data[off:]) }
-	if v := u32(4); v != Version {
-		return nil, formatErr(name, "unsupported format version %d (this engine reads version %d)", v, Version)
+	size := headerSize
+	if len(data) >= 8 && u32(4) == 1 {
+		size = headerSizeV1
+	}
+	if len(data) < size {
+		return nil, formatErr(name, "truncated header: expected at least %d bytes, got %d", size, len(data))
+	}
+	if v := u32(4); v != 1 && v != Version {
+		return nil, formatErr(name, "unsupported format version %d (this engine reads versions 1 and %d)", v, Version)
 	}
 	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
 	if arch[0] != Inputs || arch[1] != Hidden || arch[3] != ActivationSCReLU || !ValidOutputs(int(arch[2])) {
@@ -185,33 +218,44 @@ func Parse(data []byte, name string) (*Network, error) {
 			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, ActivationSCReLU)
 	}
 	outputs := int(arch[2])
-	quant := [3]uint32{u32(24), u32(28), u32(32)}
+	off := 24 // after the architecture: the feature set (version 2), then the quantization
+	features := uint32(FeaturesPlain)
+	if size == headerSize {
+		features = u32(off)
+		off += 4
+		if features != FeaturesPlain && features != FeaturesMirrored {
+			return nil, formatErr(name, "unknown feature set %d (this engine runs %d, plain, and %d, king-mirrored)",
+				features, FeaturesPlain, FeaturesMirrored)
+		}
+	}
+	quant := [3]uint32{u32(off), u32(off + 4), u32(off + 8)}
 	if quant != [3]uint32{QA, QB, Scale} {
 		return nil, formatErr(name, "other quantization: QA %d, QB %d, SCALE %d; this engine uses %d, %d, %d",
 			quant[0], quant[1], quant[2], QA, QB, Scale)
 	}
 	var want [sha256.Size]byte
-	copy(want[:], data[36:68])
-	provLen := u32(68)
+	copy(want[:], data[off+12:off+44])
+	provLen := u32(off + 44)
 	if provLen > maxProvenance {
 		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
 	}
-	total := headerSize + int(provLen) + payloadSize(outputs)
+	total := size + int(provLen) + payloadSize(outputs)
 	if len(data) < total {
 		return nil, formatErr(name, "truncated: expected %d bytes, got %d", total, len(data))
 	}
 	if len(data) > total {
 		return nil, formatErr(name, "%d trailing bytes after the payload (expected %d bytes, got %d)", len(data)-total, total, len(data))
 	}
-	payload := data[headerSize+int(provLen):]
+	payload := data[size+int(provLen):]
 	if got := sha256.Sum256(payload); got != want {
 		return nil, formatErr(name, "hash mismatch: header says %x, payload hashes to %x", want[:8], got[:8])
 	}
 	n := new(Network)
 	n.SetOutputs(outputs)
+	n.mirrored = features == FeaturesMirrored
 	n.hash = want
-	n.Provenance = bytes.Clone(data[headerSize : headerSize+int(provLen)])
-	off := 0
+	n.Provenance = bytes.Clone(data[size : size+int(provLen)])
+	off = 0
 	i16 := func() int16 {
 		v := int16(binary.LittleEndian.Uint16(payload[off:]))
 		off += 2
@@ -304,7 +348,11 @@ func (n *Network) Write(w io.Writer) error {
 	n.hash = sha256.Sum256(payload)
 	bw := bufio.NewWriter(w)
 	bw.WriteString(Magic)
-	for _, v := range []uint32{Version, Inputs, Hidden, uint32(n.outputs), ActivationSCReLU, QA, QB, Scale} {
+	features := uint32(FeaturesPlain)
+	if n.mirrored {
+		features = FeaturesMirrored
+	}
+	for _, v := range []uint32{Version, Inputs, Hidden, uint32(n.outputs), ActivationSCReLU, features, QA, QB, Scale} {
 		binary.Write(bw, binary.LittleEndian, v)
 	}
 	bw.Write(n.hash[:])

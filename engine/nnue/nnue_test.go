@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,12 @@ func refEval(n *Network, p *board.Position) int {
 		for j := range Hidden {
 			acc[persp][j] = int64(n.B1[j])
 		}
+		mirror := 0 // king-mirrored: files mirrored while persp's king is on files e-h
+		for sq := range 64 {
+			if pc := p.PieceAt(board.Square(sq)); n.Mirrored() && pc.Type() == board.King && int(pc.Color()) == persp && sq%8 >= 4 {
+				mirror = 7
+			}
+		}
 		for sq := range 64 {
 			pc := p.PieceAt(board.Square(sq))
 			if pc == board.NoPiece {
@@ -43,9 +50,9 @@ func refEval(n *Network, p *board.Position) int {
 			if c == persp {
 				rel = 0
 			}
-			s := sq
+			s := sq ^ mirror
 			if persp == 1 {
-				s = sq ^ 56
+				s ^= 56
 			}
 			idx := (rel+typ)*64 + s
 			for j := range Hidden {
@@ -111,26 +118,39 @@ func randomPositions(t testing.TB, seed uint64, count, plies int) []*board.Posit
 	return out
 }
 
+// randomMirrored is Random with the king-mirrored feature set.
+func randomMirrored(seed uint64, outputs int) *Network {
+	n := Random(seed, outputs)
+	n.SetMirrored(true)
+	return n
+}
+
 func TestForwardPassEqualsReference(t *testing.T) {
 	positions := randomPositions(t, 7, 16, 60)
 	for seed, outputs := range []int{1, 2, 4, 8} {
-		n := Random(uint64(seed), outputs)
-		paths(t, func(t *testing.T) {
-			for _, p := range positions {
-				if got, want := n.Evaluate(p), refEval(n, p); got != want {
-					t.Fatalf("net %d (%d outputs), %s: Evaluate = %d, reference = %d", seed, outputs, p.FEN(), got, want)
+		for _, n := range []*Network{Random(uint64(seed), outputs), randomMirrored(uint64(seed), outputs)} {
+			paths(t, func(t *testing.T) {
+				for _, p := range positions {
+					if got, want := n.Evaluate(p), refEval(n, p); got != want {
+						t.Fatalf("net %d (%s), %s: Evaluate = %d, reference = %d", seed, n.Architecture(), p.FEN(), got, want)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
 // TestIncrementalEqualsRefresh plays random games and checks, at every ply
 // and for both perspectives, that the accumulators updated by each move's
 // Delta (and by a Stack, lazily) equal a refresh from scratch; the games
-// must between them contain every kind of move.
+// must between them contain every kind of move. With a king-mirrored
+// network, kings must also have crossed the middle of the board both ways.
 func TestIncrementalEqualsRefresh(t *testing.T) {
-	n := Random(11, 8)
+	t.Run("plain", func(t *testing.T) { testIncremental(t, Random(11, 8)) })
+	t.Run("mirrored", func(t *testing.T) { testIncremental(t, randomMirrored(11, 8)) })
+}
+
+func testIncremental(t *testing.T, n *Network) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
 		seen := map[string]bool{}
@@ -153,9 +173,12 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 					seen[k] = true
 				}
 				d := DeltaOf(p, m)
+				if n.crosses(&d, 0) || n.crosses(&d, 1) {
+					seen["king crossing "+d.kingColor.String()] = true
+				}
 				st.Push(p, m)
 				p.MakeMove(m)
-				n.Apply(&inc, &inc, &d)
+				n.Apply(&inc, &inc, &d, p)
 				n.Refresh(&full, p)
 				if inc != full {
 					t.Fatalf("game %d ply %d after %v: incremental accumulators differ from a refresh (%s)", g, ply, m, p.FEN())
@@ -185,9 +208,13 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 				}
 			}
 		}
+		kinds := []string{"O-O white", "O-O-O white", "O-O black", "O-O-O black", "en passant",
+			"=N", "=B", "=R", "=Q", "xP", "xN", "xB", "xR", "xQ", "king move"}
+		if n.Mirrored() {
+			kinds = append(kinds, "king crossing white", "king crossing black")
+		}
 		var missing []string
-		for _, k := range []string{"O-O white", "O-O-O white", "O-O black", "O-O-O black", "en passant",
-			"=N", "=B", "=R", "=Q", "xP", "xN", "xB", "xR", "xQ", "king move"} {
+		for _, k := range kinds {
 			if !seen[k] {
 				missing = append(missing, k)
 			}
@@ -267,18 +294,62 @@ func mirrorFEN(fen string) string {
 }
 
 func TestColourMirrorSameScore(t *testing.T) {
-	n := Random(5, 8)
-	paths(t, func(t *testing.T) {
-		for _, p := range randomPositions(t, 9, 8, 80) {
-			m, err := board.ParseFEN(mirrorFEN(p.FEN()))
-			if err != nil {
-				t.Fatal(err)
+	for _, n := range []*Network{Random(5, 8), randomMirrored(5, 8)} {
+		paths(t, func(t *testing.T) {
+			for _, p := range randomPositions(t, 9, 8, 80) {
+				m, err := board.ParseFEN(mirrorFEN(p.FEN()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a, b := n.Evaluate(p), n.Evaluate(m); a != b {
+					t.Fatalf("%s: %s evaluates %d, its mirror %s %d", n.Architecture(), p.FEN(), a, m.FEN(), b)
+				}
 			}
-			if a, b := n.Evaluate(p), n.Evaluate(m); a != b {
-				t.Fatalf("%s evaluates %d, its mirror %s %d", p.FEN(), a, m.FEN(), b)
+		})
+	}
+}
+
+// fileMirrorFEN returns the position with files reversed (a <-> h), without
+// castling rights or en passant square.
+func fileMirrorFEN(fen string) string {
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, r := range ranks {
+		var sq []byte
+		for _, c := range []byte(r) {
+			if c >= '1' && c <= '8' {
+				sq = append(sq, bytes.Repeat([]byte{'1'}, int(c-'0'))...)
+			} else {
+				sq = append(sq, c)
 			}
 		}
-	})
+		slices.Reverse(sq)
+		ranks[i] = string(sq)
+	}
+	f[0], f[2], f[3] = strings.Join(ranks, "/"), "-", "-"
+	return strings.Join(f, " ")
+}
+
+// TestFileMirrorSameScoreMirrored: a king-mirrored network sees a position
+// and its file mirror alike, wherever the kings stand; a plain one does not.
+func TestFileMirrorSameScoreMirrored(t *testing.T) {
+	plain, mirrored := Random(5, 8), randomMirrored(5, 8)
+	differ := 0
+	for _, p := range randomPositions(t, 13, 8, 80) {
+		m, err := board.ParseFEN(fileMirrorFEN(p.FEN()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := mirrored.Evaluate(p), mirrored.Evaluate(m); a != b {
+			t.Fatalf("%s evaluates %d, its file mirror %s %d", p.FEN(), a, m.FEN(), b)
+		}
+		if plain.Evaluate(p) != plain.Evaluate(m) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the plain network evaluates every file mirror alike: the test tells nothing apart")
+	}
 }
 
 // TestKernelsAgree compares every kernel's dispatched form with the pure-Go
@@ -338,7 +409,8 @@ func TestKernelsAgree(t *testing.T) {
 }
 
 func TestEvaluationAllocatesNothing(t *testing.T) {
-	n := Random(2, 8)
+	// King-mirrored: Kiwipete's king on e1 crosses to d1 and castles queenside.
+	n := randomMirrored(2, 8)
 	p, _ := board.ParseFEN(namedFENs[1])
 	st := NewStack(n, 8)
 	st.Reset(p)
@@ -372,6 +444,7 @@ func encode(t *testing.T, n *Network) []byte {
 func TestFileRoundTrip(t *testing.T) {
 	for _, outputs := range []int{1, 2, 4, 8} {
 		n := Random(3, outputs)
+		n.SetMirrored(outputs == 4)
 		data := encode(t, n)
 		if want := headerSize + len(n.Provenance) + Inputs*Hidden*2 + Hidden*2 + outputs*(2*Hidden*2+4); len(data) != want {
 			t.Errorf("%d outputs: %d bytes, want %d", outputs, len(data), want)
@@ -381,7 +454,7 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if m.W1 != n.W1 || m.B1 != n.B1 || m.W2 != n.W2 || m.B2 != n.B2 || m.Outputs() != outputs ||
-			!bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() {
+			!bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() || m.Mirrored() != n.Mirrored() {
 			t.Fatalf("%d outputs: the network read back differs from the one written", outputs)
 		}
 		if len(m.ID()) != 16 {
@@ -391,11 +464,23 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A version 1 file (no feature set) reads as a plain network.
+	n := Random(3, 8)
+	v2 := encode(t, n)
+	v1 := append(bytes.Clone(v2[:24]), v2[28:]...)
+	binary.LittleEndian.PutUint32(v1[4:], 1)
+	m, err := Parse(v1, "v1.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.W1 != n.W1 || m.W2 != n.W2 || m.B2 != n.B2 || m.ID() != n.ID() || m.Mirrored() {
+		t.Fatal("the version 1 file reads back differently")
+	}
 }
 
 func TestBadFiles(t *testing.T) {
 	good := encode(t, Random(4, 1))
-	provLen := int(binary.LittleEndian.Uint32(good[68:]))
+	provLen := int(binary.LittleEndian.Uint32(good[72:]))
 	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
 	put := func(off int, v uint32) []byte {
 		return edit(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[off:], v); return b })
@@ -407,17 +492,18 @@ func TestBadFiles(t *testing.T) {
 	}{
 		{"empty", nil, "magic"},
 		{"magic", edit(func(b []byte) []byte { copy(b, "NNUE"); return b }), "not a chessforge network"},
-		{"version", put(4, 2), "unsupported format version 2"},
+		{"version", put(4, 3), "unsupported format version 3"},
 		{"hidden", put(12, 512), "other architecture"},
 		{"outputs", put(16, 3), "other architecture: inputs 768, hidden 256, outputs 3"},
 		{"more outputs", put(16, 8), "truncated: expected"},
 		{"activation", put(20, 0), "other architecture"},
-		{"quantization", put(24, 127), "other quantization"},
+		{"features", put(24, 2), "unknown feature set 2"},
+		{"quantization", put(28, 127), "other quantization"},
 		{"header", good[:40], "truncated header"},
 		{"truncated", good[:len(good)-1], "truncated: expected"},
 		{"trailing", append(bytes.Clone(good), 0), "trailing bytes"},
 		{"hash", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), "hash mismatch"},
-		{"provenance", put(68, 1<<30), "provenance length"},
+		{"provenance", put(72, 1<<30), "provenance length"},
 	}
 	for _, c := range cases {
 		_, err := Parse(c.data, "bad-"+c.name+".nnue")
@@ -436,10 +522,10 @@ func TestBadFiles(t *testing.T) {
 		t.Errorf("writing an out-of-range weight: %v", err)
 	}
 	data := bytes.Clone(good)
-	payload := data[72+provLen:]
+	payload := data[headerSize+provLen:]
 	binary.LittleEndian.PutUint16(payload[(Inputs*Hidden+Hidden+3)*2:], uint16(MaxW2+1))
 	sum := sha256Sum(payload)
-	copy(data[36:], sum[:])
+	copy(data[40:], sum[:])
 	if _, err := Parse(data, "range.nnue"); err == nil || !strings.Contains(err.Error(), "range.nnue: weight out of range: W2[0][3]") {
 		t.Errorf("out-of-range weight: %v", err)
 	}

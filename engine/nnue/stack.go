@@ -4,9 +4,11 @@ import "chessforge/engine/board"
 
 // Stack is a search thread's accumulators, one per ply from the search's
 // root, updated lazily: Push records a move's feature changes, and only
-// Evaluate applies them, from the nearest ply whose accumulators are
+// Evaluate applies them, each perspective from the nearest ply where it is
 // computed. No ordinary move refreshes from scratch: the features carry no
-// king square, so even a king move is a plain update.
+// king square, so even a king move is a plain update, except that a
+// king-mirrored network's perspective whose king crossed the middle of the
+// board since then is computed afresh at the evaluated ply.
 //
 // A Stack is not safe for concurrent use; give each search thread its own.
 type Stack struct {
@@ -16,9 +18,11 @@ type Stack struct {
 }
 
 type stackFrame struct {
-	acc      Accumulator
-	delta    Delta
-	computed bool
+	acc   Accumulator
+	delta Delta
+	// computed[persp] reports whether acc.V[persp] is up to date;
+	// crossed[persp] whether delta changes persp's square mask.
+	computed, crossed [2]bool
 }
 
 // NewStack returns a Stack for net deep enough for plies moves beyond its
@@ -35,7 +39,7 @@ func (s *Stack) Reset(p *board.Position) {
 	s.top = 0
 	f := &s.frames[0]
 	s.net.Refresh(&f.acc, p)
-	f.computed = true
+	f.computed = [2]bool{true, true}
 }
 
 // Push records move m, about to be played in p (call it before
@@ -44,7 +48,8 @@ func (s *Stack) Push(p *board.Position, m board.Move) {
 	s.top++
 	f := &s.frames[s.top]
 	f.delta = DeltaOf(p, m)
-	f.computed = false
+	f.computed = [2]bool{}
+	f.crossed = [2]bool{s.net.crosses(&f.delta, 0), s.net.crosses(&f.delta, 1)}
 }
 
 // PushNull records a null move: the features do not change.
@@ -52,7 +57,7 @@ func (s *Stack) PushNull() {
 	s.top++
 	f := &s.frames[s.top]
 	f.delta = Delta{}
-	f.computed = false
+	f.computed, f.crossed = [2]bool{}, [2]bool{}
 }
 
 // Plies returns the number of moves pushed and not yet popped.
@@ -64,23 +69,31 @@ func (s *Stack) Pop() { s.top-- }
 // Evaluate returns the network's evaluation of p, the position reached by
 // the pushed moves, in centipawns from the side to move's point of view.
 func (s *Stack) Evaluate(p *board.Position) int {
-	return s.net.Output(s.current(), p.SideToMove(), p.Occupied().Count())
+	return s.net.Output(s.current(p), p.SideToMove(), p.Occupied().Count())
 }
 
-// current brings the top ply's accumulators up to date and returns them.
-func (s *Stack) current() *Accumulator {
-	i := s.top
-	for !s.frames[i].computed {
-		i--
-	}
-	for ; i < s.top; i++ {
-		next := &s.frames[i+1]
-		if next.delta.nAdd == 0 { // a null move
-			next.acc = s.frames[i].acc
-		} else {
-			s.net.Apply(&next.acc, &s.frames[i].acc, &next.delta)
+// current brings the top ply's accumulators, those of p, up to date and
+// returns them.
+func (s *Stack) current(p *board.Position) *Accumulator {
+	top := &s.frames[s.top]
+	for persp := range 2 {
+		if top.computed[persp] {
+			continue
 		}
-		next.computed = true
+		i := s.top
+		for !s.frames[i].computed[persp] && !s.frames[i].crossed[persp] {
+			i--
+		}
+		if !s.frames[i].computed[persp] { // the king crossed since: afresh
+			s.net.refreshPersp(&top.acc, persp, p)
+			top.computed[persp] = true
+			continue
+		}
+		for ; i < s.top; i++ {
+			next := &s.frames[i+1]
+			s.net.applyPersp(&next.acc, &s.frames[i].acc, persp, &next.delta)
+			next.computed[persp] = true
+		}
 	}
-	return &s.frames[s.top].acc
+	return &top.acc
 }

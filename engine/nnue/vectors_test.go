@@ -14,9 +14,12 @@ import (
 // testdata/vectors.txt holds "FEN;eval" lines that the PyTorch export
 // computed for testdata/test.nnue (one output), and
 // testdata/buckets-vectors.txt those of testdata/buckets.nnue (eight output
-// buckets, every one of them used by some line).
+// buckets, every one of them used by some line), and
+// testdata/mirrored-vectors.txt those of testdata/mirrored.nnue (eight
+// buckets, king-mirrored features).
 func TestVectors(t *testing.T) {
-	for net, vectors := range map[string]string{"test.nnue": "vectors.txt", "buckets.nnue": "buckets-vectors.txt"} {
+	for net, vectors := range map[string]string{"test.nnue": "vectors.txt", "buckets.nnue": "buckets-vectors.txt",
+		"mirrored.nnue": "mirrored-vectors.txt"} {
 		t.Run(net, func(t *testing.T) { checkVectors(t, "testdata/"+net, "testdata/"+vectors) })
 	}
 }

@@ -12,7 +12,10 @@ Features: for perspective P, a piece of colour C and type T (pawn..king =
 (P == White ? sq : sq ^ 56)``. With the loader's ``side_to_move=True`` the
 planes 0-11 of a row are exactly the side to move's features (``plane*64 +
 sq``); the other side's are the same pieces colour-swapped and
-rank-mirrored (:data:`THEM`).
+rank-mirrored (:data:`THEM`). ``--mirror`` trains the king-mirrored feature
+set (``768hm``): a perspective whose own king stands on files e-h sees every
+square file-mirrored, ``sq ^ 7``, so that one half of the weights serves
+both wings (file format version 2 records the feature set).
 
 Float model: ``out = w2[b, :256] . screlu(us) + w2[b, 256:] . screlu(them) +
 b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
@@ -57,8 +60,11 @@ QB = 64
 SCALE = 400
 CLIP = 1.98
 MAGIC = b"CFNN"
-VERSION = 1
-HEADER = struct.Struct("<4s8I32sI")  # magic, version, 4 arch, 3 quant, hash, provenance length
+VERSION = 2  # the version written; version 1 files (no feature-set field) are read too
+HEADER = struct.Struct("<4s9I32sI")  # magic, version, 4 arch, feature set, 3 quant, hash, provenance length
+HEADER_V1 = struct.Struct("<4s8I32sI")  # version 1: no feature set (always FEATURES_PLAIN)
+FEATURES_PLAIN = 0  # the 768 features as they are
+FEATURES_MIRRORED = 1  # each perspective's squares file-mirrored while its own king is on files e-h
 
 
 def payload_bytes(buckets):
@@ -66,9 +72,10 @@ def payload_bytes(buckets):
     return (INPUTS * HIDDEN + HIDDEN) * 2 + buckets * (2 * HIDDEN * 2 + 4)
 
 
-def architecture(buckets):
-    """The architecture's name, as the provenance records it."""
-    return f"768x2-{HIDDEN}-{buckets}-screlu"
+def architecture(buckets, mirror=False):
+    """The architecture's name, as the provenance records it: 768hm for
+    the king-mirrored feature set."""
+    return f"768{'hm' if mirror else ''}x2-{HIDDEN}-{buckets}-screlu"
 
 # THEM[f] is feature f of one perspective seen from the other: the piece's
 # colour swapped (planes 0-5 <-> 6-11) and its square rank-mirrored.
@@ -132,16 +139,25 @@ def bucket(pieces, buckets):
     return min(max(pieces - 2, 0) // (32 // buckets), buckets - 1)
 
 
-def batch_features(planes):
+def batch_features(planes, mirror=False):
     """The side to move's and the other side's features of a batch of
     planes seen from the side to move (``side_to_move=True``), as
-    EmbeddingBag inputs: (us_idx, us_off, them_idx, them_off)."""
+    EmbeddingBag inputs: (us_idx, us_off, them_idx, them_off). With
+    ``mirror`` each side's squares are file-mirrored (``sq ^ 7``) while
+    that side's king stands on files e-h."""
     x = planes.reshape(planes.shape[0], -1)[:, :INPUTS]
     rows, idx = (x != 0).nonzero(as_tuple=True)
     counts = torch.bincount(rows, minlength=x.shape[0])
     off = torch.zeros(x.shape[0], dtype=torch.int64)
     off[1:] = torch.cumsum(counts, 0)[:-1]
-    return idx, off, _THEM_T[idx], off
+    them = _THEM_T[idx]
+    if mirror:
+        # Planes 5 and 11 hold the side to move's king and the other's;
+        # ranks are mirrored between the views, files are not.
+        flip = lambda plane: (x[:, plane * 64:(plane + 1) * 64].argmax(1) % 8 >= 4).long() * 7
+        idx = idx ^ flip(5)[rows]
+        them = them ^ flip(11)[rows]
+    return idx, off, them, off
 
 
 # FEN -> features, independent of the planes.
@@ -149,9 +165,10 @@ def batch_features(planes):
 _PIECES = "PNBRQK"
 
 
-def fen_features(fen):
+def fen_features(fen, mirror=False):
     """The features (us, them) of a FEN's position, us from the side to
-    move, as sorted int64 arrays; parsed from the FEN alone."""
+    move, as sorted int64 arrays; parsed from the FEN alone. ``mirror``:
+    the king-mirrored feature set."""
     fields = fen.split()
     if len(fields) < 2 or fields[1] not in ("w", "b"):
         raise ValueError(f"FEN {fen!r}: want a board and a side to move")
@@ -174,7 +191,10 @@ def fen_features(fen):
             raise ValueError(f"FEN {fen!r}: rank {rank!r} is not 8 squares")
     persp = {}
     for p, own, other in ((0, white, black), (1, black, white)):
-        flip = 56 if p else 0
+        kings = [sq for t, sq in own if t == 5]
+        if len(kings) != 1:
+            raise ValueError(f"FEN {fen!r}: {len(kings)} {'black' if p else 'white'} kings")
+        flip = (56 if p else 0) ^ (7 if mirror and kings[0] % 8 >= 4 else 0)
         feats = [t * 64 + (sq ^ flip) for t, sq in own] + [(6 + t) * 64 + (sq ^ flip) for t, sq in other]
         persp[p] = np.sort(np.array(feats, dtype=np.int64))
     stm = 0 if fields[1] == "w" else 1
@@ -230,16 +250,17 @@ def quantized_eval(q, us, them):
 
 # The file format.
 
-def write_net(path, q, provenance):
-    """Write the network file: header, provenance JSON, payload."""
+def write_net(path, q, provenance, mirror=False):
+    """Write the network file: header, provenance JSON, payload;
+    ``mirror``: the king-mirrored feature set."""
     buckets = len(q["b2"])
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
                + q["w2"].astype("<i2").tobytes() + q["b2"].astype("<i4").tobytes())
     assert len(payload) == payload_bytes(buckets)
     prov = json.dumps(provenance, sort_keys=True).encode()
     digest = hashlib.sha256(payload).digest()
-    header = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN, buckets, ACTIVATION_SCRELU, QA, QB, SCALE,
-                         digest, len(prov))
+    header = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN, buckets, ACTIVATION_SCRELU,
+                         FEATURES_MIRRORED if mirror else FEATURES_PLAIN, QA, QB, SCALE, digest, len(prov))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(header + prov + payload)
@@ -248,28 +269,37 @@ def write_net(path, q, provenance):
 
 
 def read_net(path):
-    """Read and check a network file: (quantized weights, provenance dict,
-    id). Errors name the file and the problem."""
+    """Read and check a network file (version 1 or 2): (quantized weights
+    with ``q["mirror"]`` the feature set, provenance dict, id). Errors name
+    the file and the problem."""
     with open(path, "rb") as f:
         data = f.read()
-    if len(data) < HEADER.size:
+    if len(data) < 8:
         raise ValueError(f"{path}: truncated (expected at least {HEADER.size} bytes, got {len(data)})")
-    magic, version, n_in, hidden, n_out, act, qa, qb, scale, digest, plen = HEADER.unpack_from(data)
+    magic, version = struct.unpack_from("<4sI", data)
     if magic != MAGIC:
         raise ValueError(f"{path}: wrong magic {magic!r}, want {MAGIC!r}")
-    if version != VERSION:
-        raise ValueError(f"{path}: unsupported version {version}, want {VERSION}")
+    if version not in (1, VERSION):
+        raise ValueError(f"{path}: unsupported version {version}, want 1 or {VERSION}")
+    header = HEADER if version == VERSION else HEADER_V1
+    if len(data) < header.size:
+        raise ValueError(f"{path}: truncated (expected at least {header.size} bytes, got {len(data)})")
+    if version == VERSION:
+        _, _, n_in, hidden, n_out, act, features, qa, qb, scale, digest, plen = header.unpack_from(data)
+    else:
+        _, _, n_in, hidden, n_out, act, qa, qb, scale, digest, plen = header.unpack_from(data)
+        features = FEATURES_PLAIN
     if (n_in, hidden, act, qa, qb, scale) != (INPUTS, HIDDEN, ACTIVATION_SCRELU, QA, QB, SCALE) \
-            or n_out not in BUCKETS:
+            or n_out not in BUCKETS or features not in (FEATURES_PLAIN, FEATURES_MIRRORED):
         raise ValueError(f"{path}: other architecture {n_in}x2-{hidden}-{n_out} activation {act} "
-                         f"QA {qa} QB {qb} SCALE {scale}")
-    want = HEADER.size + plen + payload_bytes(n_out)
+                         f"feature set {features} QA {qa} QB {qb} SCALE {scale}")
+    want = header.size + plen + payload_bytes(n_out)
     if len(data) < want:
         raise ValueError(f"{path}: truncated (expected {want} bytes, got {len(data)})")
     if len(data) > want:
         raise ValueError(f"{path}: trailing bytes (expected {want} bytes, got {len(data)})")
-    prov = json.loads(data[HEADER.size:HEADER.size + plen].decode())
-    payload = data[HEADER.size + plen:]
+    prov = json.loads(data[header.size:header.size + plen].decode())
+    payload = data[header.size + plen:]
     if hashlib.sha256(payload).digest() != digest:
         raise ValueError(f"{path}: hash mismatch (the payload is not the one the header names)")
     o = 0
@@ -280,6 +310,7 @@ def read_net(path):
     q["w1"] = q["w1"].reshape(INPUTS, HIDDEN)
     q["w2"] = q["w2"].reshape(n_out, 2 * HIDDEN)
     q["b2"] = np.frombuffer(payload, dtype="<i4", count=n_out, offset=o).astype(np.int64)
+    q["mirror"] = features == FEATURES_MIRRORED
     return q, prov, digest.hex()[:16]
 
 
@@ -293,17 +324,23 @@ def dequantize(q):
             "out.bias": t(q["b2"], QA * QB)}
 
 
-def initial_state(path, buckets=None):
+def initial_state(path, buckets=None, mirror=None):
     """The model state to start training from, with this many output
     buckets (None: the start's own): a network file's (``.nnue``,
     dequantized) or a checkpoint's. A one-output start is copied into
-    every bucket."""
+    every bucket. ``mirror`` (when not None) must be the start's feature
+    set."""
     if path.endswith(".nnue"):
-        state = dequantize(read_net(path)[0])
+        q = read_net(path)[0]
+        state, had = dequantize(q), q["mirror"]
     elif not os.path.isfile(path):
         raise ValueError(f"--init {path}: no such file")
     else:
-        state = torch.load(path, map_location="cpu")["model"]
+        ck = torch.load(path, map_location="cpu")
+        state, had = ck["model"], ck.get("settings", {}).get("mirror", False)
+    if mirror is not None and had != mirror:
+        raise ValueError(f"--init {path}: {'king-mirrored' if had else 'plain'} features, training "
+                         f"{'king-mirrored' if mirror else 'plain'} ones (--mirror)")
     return with_buckets(state, buckets, path)
 
 
@@ -340,19 +377,19 @@ def _split(train, val_every):
     return held
 
 
-def _loss(model, batch, device):
+def _loss(model, batch, device, mirror):
     planes, _, value, _ = batch
-    us, us_off, them, them_off = batch_features(planes)
+    us, us_off, them, them_off = batch_features(planes, mirror)
     out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
     return torch.mean((torch.sigmoid(out) - value.to(device)) ** 2), len(value)
 
 
-def evaluate(model, ds, device):
+def evaluate(model, ds, device, mirror=False):
     """The mean loss over a dataset (no gradient)."""
     total, n = 0.0, 0
     with torch.no_grad():
         for batch in ds:
-            loss, k = _loss(model, batch, device)
+            loss, k = _loss(model, batch, device, mirror)
             total += float(loss) * k
             n += k
     return total / max(n, 1), n
@@ -361,12 +398,12 @@ def evaluate(model, ds, device):
 # The settings a resumed run must share with the checkpoint's, so that it
 # continues the same run (epochs, threads and device may change).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
-                   "init_scale", "buckets", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
+                   "init_scale", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
                    "init")
 
 # Settings added after checkpoints were first written, with the value an
 # older checkpoint's run had.
-_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1}
+_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False}
 
 
 def _checkpoints(out):
@@ -404,7 +441,7 @@ def _train(args, device):
     init_state = None  # the --init weights, read once
     if args.buckets is None:  # the --init network's, else one
         if args.init:
-            init_state = initial_state(args.init)
+            init_state = initial_state(args.init, mirror=args.mirror)
         args.buckets = init_state["out.weight"].shape[0] if init_state is not None else 1
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
@@ -428,7 +465,7 @@ def _train(args, device):
             print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
     if args.init and not start:
         if init_state is None:
-            init_state = initial_state(args.init)
+            init_state = initial_state(args.init, mirror=args.mirror)
         model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
         model.clip_()
         print(f"starting from {args.init}", flush=True)
@@ -448,10 +485,10 @@ def _train(args, device):
 
     n_train, n_val = rows(tr), rows(val)
     print(f"{n_train} training positions, {n_val} validation, on {device}, "
-          f"lambda {args.lam}", flush=True)
+          f"lambda {args.lam}, {architecture(args.buckets, args.mirror)}", flush=True)
     if args.init and not start and val:
         model.eval()
-        init_val = round(evaluate(model, val, device)[0], 7)
+        init_val = round(evaluate(model, val, device, args.mirror)[0], 7)
         print(f"starting network: val loss {init_val:.6f}", flush=True)
     path = None
     for epoch in range(start, args.epochs):
@@ -464,7 +501,7 @@ def _train(args, device):
         total, n, steps = 0.0, 0, 0
         shown = t0
         for batch in tr:
-            loss, k = _loss(model, batch, device)
+            loss, k = _loss(model, batch, device, args.mirror)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -481,7 +518,7 @@ def _train(args, device):
                 break
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         positions += n
-        vloss = evaluate(model, val, device)[0] if val else None
+        vloss = evaluate(model, val, device, args.mirror)[0] if val else None
         history.append({"epoch": epoch + 1, "lr": lr, "train_loss": round(total / max(n, 1), 7),
                         "val_loss": None if vloss is None else round(vloss, 7), "positions": n})
         print(f"epoch {epoch + 1}: lr {lr:.3g}, train loss {total / max(n, 1):.6f}, val loss "
@@ -507,12 +544,13 @@ def export(checkpoint, out):
     state = torch.load(checkpoint, map_location="cpu")
     q = quantize(state["model"])
     s = state["settings"]
+    mirror = s.get("mirror", False)
     prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
             "positions_trained": state["positions"], "validation_positions": state["val_rows"],
             "epochs": state["epoch"], "losses": state["history"], "dataset": s["data"],
-            "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"])),
+            "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"]), mirror),
             "checkpoint": os.path.basename(checkpoint)}
-    return write_net(out, q, prov)
+    return write_net(out, q, prov, mirror)
 
 
 def read_fens(path):
@@ -548,7 +586,7 @@ def vectors(net, data, out, n):
     pick = np.linspace(0, len(fens) - 1, n).round().astype(int)
     with open(out, "w") as f:
         for i in pick:
-            us, them = fen_features(fens[i])
+            us, them = fen_features(fens[i], q["mirror"])
             f.write(f"{fens[i]};{quantized_eval(q, us, them)}\n")
     return n
 
@@ -578,6 +616,8 @@ def main(argv=None):
     t.add_argument("--buckets", type=int, choices=BUCKETS,
                    help="output buckets, chosen by the number of pieces on the board "
                         "(default: as many as the --init network has, else 1)")
+    t.add_argument("--mirror", action="store_true",
+                   help="king-mirrored features: each side's squares file-mirrored while its king is on files e-h")
     t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")

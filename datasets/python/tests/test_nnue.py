@@ -44,16 +44,43 @@ class Features(unittest.TestCase):
     def test_fen_features_equal_the_training_features_of_every_row(self):
         ds = ChessDataset(os.path.join(fixture.directory(), "npy"), batch_size=500, side_to_move=True)
         fens = fixture.columns()["fen"]
-        row = 0
-        for planes, _, _, _ in ds:
-            us, us_off, them, them_off = nnue.batch_features(planes)
-            ends = list(us_off[1:].tolist()) + [len(us)]
-            for i, (lo, hi) in enumerate(zip(us_off.tolist(), ends)):
-                want_us, want_them = nnue.fen_features(fens[row + i])
-                np.testing.assert_array_equal(np.sort(us[lo:hi].numpy()), want_us, fens[row + i])
-                np.testing.assert_array_equal(np.sort(them[lo:hi].numpy()), want_them, fens[row + i])
-            row += len(planes)
-        self.assertEqual(row, len(fens))
+        for mirror in (False, True):
+            row, flipped = 0, 0
+            for planes, _, _, _ in ds:
+                us, us_off, them, them_off = nnue.batch_features(planes, mirror)
+                ends = list(us_off[1:].tolist()) + [len(us)]
+                for i, (lo, hi) in enumerate(zip(us_off.tolist(), ends)):
+                    want_us, want_them = nnue.fen_features(fens[row + i], mirror)
+                    np.testing.assert_array_equal(np.sort(us[lo:hi].numpy()), want_us, fens[row + i])
+                    np.testing.assert_array_equal(np.sort(them[lo:hi].numpy()), want_them, fens[row + i])
+                    flipped += not np.array_equal(want_us, nnue.fen_features(fens[row + i])[0])
+                row += len(planes)
+            self.assertEqual(row, len(fens))
+            # Kings on both wings occur, so mirroring changes some rows' features.
+            self.assertEqual(flipped > 0, mirror)
+
+    def test_mirrored_features_are_the_same_for_the_file_mirrored_board(self):
+        # King-mirrored features see a board and its file mirror (castling
+        # rights dropped) alike, from both sides, wherever the kings stand.
+        def flip_files(fen):
+            f = fen.split()
+            f[0] = "/".join(rank_of(r)[::-1] for r in f[0].split("/"))
+            f[2], f[3] = "-", "-"
+            return " ".join(f)
+
+        def rank_of(r):
+            return "".join("1" * int(c) if c.isdigit() else c for c in r)
+
+        fens = fixture.columns()["fen"][::11]
+        for fen in fens:
+            a, b = nnue.fen_features(fen, True), nnue.fen_features(flip_files(fen), True)
+            np.testing.assert_array_equal(a[0], b[0], fen)
+            np.testing.assert_array_equal(a[1], b[1], fen)
+        # A white king on e1: White's squares mirrored (e1 -> d1), Black's
+        # (king a8) not.
+        us, them = nnue.fen_features("k7/8/8/8/8/8/8/R3K3 w - - 0 1", True)
+        self.assertEqual(us.tolist(), sorted([3 * 64 + (0 ^ 7), 5 * 64 + (4 ^ 7), (6 + 5) * 64 + (56 ^ 7)]))
+        self.assertEqual(them.tolist(), sorted([5 * 64 + 0, (6 + 3) * 64 + 56, (6 + 5) * 64 + 60]))
 
     def test_contract_index(self):
         us, them = nnue.fen_features("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
@@ -118,11 +145,13 @@ class Training(unittest.TestCase):
         with open(net, "rb") as f:
             data = f.read()
         self.assertEqual(data[:4], b"CFNN")
-        self.assertEqual(struct.unpack_from("<8I", data, 4), (1, 768, 256, 1, 1, 255, 64, 400))
-        n = struct.unpack_from("<I", data, 68)[0]
-        self.assertEqual(len(data), 72 + n + nnue.payload_bytes(1))
-        self.assertEqual(hashlib.sha256(data[72 + n:]).digest(), data[36:68])
-        self.assertEqual(netid, data[36:44].hex())
+        self.assertEqual(struct.unpack_from("<9I", data, 4), (2, 768, 256, 1, 1, 0, 255, 64, 400))
+        n = struct.unpack_from("<I", data, 72)[0]
+        self.assertEqual(len(data), 76 + n + nnue.payload_bytes(1))
+        self.assertEqual(hashlib.sha256(data[76 + n:]).digest(), data[40:72])
+        self.assertEqual(netid, data[40:48].hex())
+        self.assertFalse(q["mirror"])
+        self.assertEqual(prov["architecture"], "768x2-256-1-screlu")
         for k in ("command", "seed", "positions", "epochs", "losses", "dataset", "created"):
             self.assertIn(k, prov)
         self.assertEqual((prov["seed"], prov["epochs"], prov["positions_trained"]), (3, 1, 8 * 128))
@@ -132,9 +161,9 @@ class Training(unittest.TestCase):
         want = nnue.quantize(state(os.path.join(out, "epoch-0001.pt")))
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(q[k], want[k])
-        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version": data[:4] + b"\x02" + data[5:],
+        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version": data[:4] + b"\x03" + data[5:],
                "other architecture": data[:12] + b"\x80" + data[13:], "truncated": data[:-1],
-               "trailing bytes": data + b"\0", "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
+               "trailing bytes": data + b"\0", "feature set 2": data[:24] + b"\x02" + data[25:], "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
                "truncated (expected at least": data[:40]}
         for why, content in bad.items():
             p = os.path.join(self.tmp, "bad.nnue")
@@ -144,6 +173,40 @@ class Training(unittest.TestCase):
                 nnue.read_net(p)
             self.assertIn(p, str(cm.exception))
             self.assertIn(why, str(cm.exception))
+
+    def test_mirrored_networks_export_and_start_only_mirrored_training(self):
+        out = self.train("mirror", "--epochs", "1", "--mirror", "--buckets", "8")
+        net = os.path.join(self.tmp, "mirror.nnue")
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
+        q, prov, _ = nnue.read_net(net)
+        self.assertTrue(q["mirror"])
+        self.assertEqual(prov["architecture"], "768hmx2-256-8-screlu")
+        with open(net, "rb") as f:
+            self.assertEqual(struct.unpack_from("<2I", f.read(), 20), (1, 1))  # activation, feature set
+        # Its quantized forward pass is its float model's, on mirrored features.
+        model = nnue.Net(buckets=8)
+        model.load_state_dict(state(os.path.join(out, "epoch-0001.pt")))
+        for fen in fixture.columns()["fen"][::97]:
+            us, them = nnue.fen_features(fen, True)
+            with torch.no_grad():
+                f = float(model(torch.from_numpy(us), torch.tensor([0]), torch.from_numpy(them),
+                                torch.tensor([0]))[0]) * nnue.SCALE
+            self.assertLess(abs(f - nnue.quantized_eval(q, us, them)), FLOAT_MAX_CP, fen)
+        # A mirrored start trains only mirrored networks, and the other way round.
+        for start, flags in ((net, []), (os.path.join(out, "epoch-0001.pt"), []),
+                             (os.path.join(TESTDATA, "test.nnue"), ["--mirror"])):
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "mx"), "--init", start, *flags])
+            self.assertEqual(rc, 1)
+            self.assertIn(f"--init {start}:", err.getvalue())
+            self.assertIn("features, training", err.getvalue())
+        # Resuming needs the same feature set.
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
+                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "2", "--buckets", "8",
+                            "--resume"])
+        self.assertEqual(rc, 1)
+        self.assertIn("trained with mirror True, resumed with False", err.getvalue())
 
     def test_init_starts_from_a_network_or_a_checkpoint(self):
         # A network file dequantizes to weights that quantize back to it
@@ -273,7 +336,8 @@ class Training(unittest.TestCase):
 
 # The committed test networks and their vectors: one output, and eight
 # output buckets (every bucket used by some line).
-COMMITTED = (("test.nnue", "vectors.txt", 1), ("buckets.nnue", "buckets-vectors.txt", 8))
+COMMITTED = (("test.nnue", "vectors.txt", 1), ("buckets.nnue", "buckets-vectors.txt", 8),
+             ("mirrored.nnue", "mirrored-vectors.txt", 8))
 
 
 class Vectors(unittest.TestCase):
@@ -287,7 +351,7 @@ class Vectors(unittest.TestCase):
             evals, used = set(), set()
             for line in lines:
                 fen, want = line.rsplit(";", 1)
-                us, them = nnue.fen_features(fen)
+                us, them = nnue.fen_features(fen, q["mirror"])
                 self.assertEqual(nnue.quantized_eval(q, us, them), int(want), fen)
                 evals.add(int(want))
                 used.add(nnue.bucket(len(us), buckets))
