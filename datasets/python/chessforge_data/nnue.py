@@ -3,7 +3,7 @@
 of engine/nnue: QA = 255, QB = 64, SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
-                          [--buckets 8] [--init CHECKPOINT.pt | --init NETWORK.nnue]
+                          [--buckets 8] [--mirror] [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue
     chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
 
