@@ -324,24 +324,20 @@ def dequantize(q):
             "out.bias": t(q["b2"], QA * QB)}
 
 
-def initial_state(path, buckets=None, mirror=None):
+def initial_state(path, buckets=None):
     """The model state to start training from, with this many output
-    buckets (None: the start's own): a network file's (``.nnue``,
-    dequantized) or a checkpoint's. A one-output start is copied into
-    every bucket. ``mirror`` (when not None) must be the start's feature
-    set."""
+    buckets (None: the start's own), and its feature set (True:
+    king-mirrored): a network file's (``.nnue``, dequantized) or a
+    checkpoint's. A one-output start is copied into every bucket."""
     if path.endswith(".nnue"):
         q = read_net(path)[0]
-        state, had = dequantize(q), q["mirror"]
+        state, mirror = dequantize(q), q["mirror"]
     elif not os.path.isfile(path):
         raise ValueError(f"--init {path}: no such file")
     else:
         ck = torch.load(path, map_location="cpu")
-        state, had = ck["model"], ck.get("settings", {}).get("mirror", False)
-    if mirror is not None and had != mirror:
-        raise ValueError(f"--init {path}: {'king-mirrored' if had else 'plain'} features, training "
-                         f"{'king-mirrored' if mirror else 'plain'} ones (--mirror)")
-    return with_buckets(state, buckets, path)
+        state, mirror = ck["model"], ck.get("settings", {}).get("mirror", False)
+    return with_buckets(state, buckets, path), mirror
 
 
 def with_buckets(state, buckets, path):
@@ -438,11 +434,16 @@ def train(args):
 
 
 def _train(args, device):
-    init_state = None  # the --init weights, read once
+    init_state, init_mirror = None, False  # the --init weights and feature set, read once
+    if args.init:
+        init_state, init_mirror = initial_state(args.init)
     if args.buckets is None:  # the --init network's, else one
-        if args.init:
-            init_state = initial_state(args.init, mirror=args.mirror)
         args.buckets = init_state["out.weight"].shape[0] if init_state is not None else 1
+    if args.mirror is None:  # the --init network's feature set, else plain
+        args.mirror = init_mirror
+    elif args.init and args.mirror != init_mirror:
+        raise ValueError(f"--init {args.init}: {'king-mirrored' if init_mirror else 'plain'} features, "
+                         f"training {'king-mirrored' if args.mirror else 'plain'} ones (--mirror)")
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
     model = Net(args.init_scale, args.buckets).to(device)
@@ -464,8 +465,6 @@ def _train(args, device):
             init_val = state.get("init_val_loss")
             print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
     if args.init and not start:
-        if init_state is None:
-            init_state = initial_state(args.init, mirror=args.mirror)
         model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
         model.clip_()
         print(f"starting from {args.init}", flush=True)
@@ -616,8 +615,9 @@ def main(argv=None):
     t.add_argument("--buckets", type=int, choices=BUCKETS,
                    help="output buckets, chosen by the number of pieces on the board "
                         "(default: as many as the --init network has, else 1)")
-    t.add_argument("--mirror", action="store_true",
-                   help="king-mirrored features: each side's squares file-mirrored while its king is on files e-h")
+    t.add_argument("--mirror", action="store_const", const=True,
+                   help="king-mirrored features: each side's squares file-mirrored while its king is on files e-h "
+                        "(default: as the --init network has them, else plain)")
     t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")

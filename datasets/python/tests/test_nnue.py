@@ -192,14 +192,17 @@ class Training(unittest.TestCase):
                 f = float(model(torch.from_numpy(us), torch.tensor([0]), torch.from_numpy(them),
                                 torch.tensor([0]))[0]) * nnue.SCALE
             self.assertLess(abs(f - nnue.quantized_eval(q, us, them)), FLOAT_MAX_CP, fen)
-        # A mirrored start trains only mirrored networks, and the other way round.
-        for start, flags in ((net, []), (os.path.join(out, "epoch-0001.pt"), []),
-                             (os.path.join(TESTDATA, "test.nnue"), ["--mirror"])):
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-                rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "mx"), "--init", start, *flags])
-            self.assertEqual(rc, 1)
-            self.assertIn(f"--init {start}:", err.getvalue())
-            self.assertIn("features, training", err.getvalue())
+        # A run from a mirrored start (network or checkpoint) trains a
+        # mirrored network without being told; --mirror from a plain start
+        # is an error.
+        for start in (net, os.path.join(out, "epoch-0001.pt")):
+            on = self.train("mirror-on-" + os.path.basename(start), "--epochs", "1", "--init", start)
+            self.assertTrue(torch.load(os.path.join(on, "epoch-0001.pt"))["settings"]["mirror"], start)
+        plain = os.path.join(TESTDATA, "test.nnue")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "mx"), "--init", plain, "--mirror"])
+        self.assertEqual(rc, 1)
+        self.assertIn(f"--init {plain}: plain features, training king-mirrored ones", err.getvalue())
         # Resuming needs the same feature set.
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
             rc = nnue.main(["train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
