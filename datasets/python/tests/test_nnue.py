@@ -109,6 +109,15 @@ class Training(unittest.TestCase):
             "--shuffle-buffer", "2000", "--val-every", "5", *extra)
         return out
 
+    def failed_run(self, out, *extra):
+        """A train run with train()'s settings into out that must fail:
+        its stderr."""
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
+                            "--shuffle-buffer", "2000", "--val-every", "5", *extra])
+        self.assertEqual(rc, 1)
+        return err.getvalue()
+
     def test_seeded_training_is_reproducible(self):
         a, b = self.train("a", "--epochs", "1"), self.train("b", "--epochs", "1")
         sa, sb = state(os.path.join(a, "epoch-0001.pt")), state(os.path.join(b, "epoch-0001.pt"))
@@ -204,12 +213,8 @@ class Training(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn(f"--init {plain}: plain features, training king-mirrored ones", err.getvalue())
         # Resuming needs the same feature set.
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-            rc = nnue.main(["train", self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
-                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "2", "--buckets", "8",
-                            "--resume"])
-        self.assertEqual(rc, 1)
-        self.assertIn("trained with mirror True, resumed with False", err.getvalue())
+        err = self.failed_run(out, "--epochs", "2", "--buckets", "8", "--resume")
+        self.assertIn("trained with mirror True, resumed with False", err)
 
     def test_init_starts_from_a_network_or_a_checkpoint(self):
         # A network file dequantizes to weights that quantize back to it
@@ -311,12 +316,8 @@ class Training(unittest.TestCase):
         # Resuming with another bucket count is refused; so is starting an
         # 8-bucket network from a 4-bucket one.
         four = self.train("four", "--epochs", "1", "--buckets", "4")
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-            rc = nnue.main(["train", self.data, "--out", four, "--batch-size", "128", "--steps", "8", "--seed", "3",
-                            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "2", "--buckets", "8",
-                            "--resume"])
-        self.assertEqual(rc, 1)
-        self.assertIn("trained with buckets 4, resumed with 8", err.getvalue())
+        err = self.failed_run(four, "--epochs", "2", "--buckets", "8", "--resume")
+        self.assertIn("trained with buckets 4, resumed with 8", err)
         ck = os.path.join(four, "epoch-0001.pt")
         # Without --buckets, a network trained from another has its buckets.
         on = self.train("four-on", "--epochs", "1", "--init", ck)
