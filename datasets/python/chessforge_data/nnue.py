@@ -511,7 +511,7 @@ def _train(args, device):
             if args.progress and time.perf_counter() - shown >= args.progress:
                 shown = time.perf_counter()
                 print(f"epoch {epoch + 1}: {n} positions, train loss {total / n:.6f}, "
-                      f"{n / (shown - t0):.0f} positions/s ({n_train} rows before the filters)",
+                      f"{n / (shown - t0):.0f} positions/s (of {n_train} an epoch, after the filters)",
                       file=sys.stderr, flush=True)
             if args.steps and steps >= args.steps:
                 break
