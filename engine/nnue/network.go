@@ -218,24 +218,24 @@ func Parse(data []byte, name string) (*Network, error) {
 			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, ActivationSCReLU)
 	}
 	outputs := int(arch[2])
-	off := 24 // after the architecture: the feature set (version 2), then the quantization
+	at := 24 // after the architecture: the feature set (version 2), then the quantization
 	features := uint32(FeaturesPlain)
 	if size == headerSize {
-		features = u32(off)
-		off += 4
+		features = u32(at)
+		at += 4
 		if features != FeaturesPlain && features != FeaturesMirrored {
 			return nil, formatErr(name, "unknown feature set %d (this engine runs %d, plain, and %d, king-mirrored)",
 				features, FeaturesPlain, FeaturesMirrored)
 		}
 	}
-	quant := [3]uint32{u32(off), u32(off + 4), u32(off + 8)}
+	quant := [3]uint32{u32(at), u32(at + 4), u32(at + 8)}
 	if quant != [3]uint32{QA, QB, Scale} {
 		return nil, formatErr(name, "other quantization: QA %d, QB %d, SCALE %d; this engine uses %d, %d, %d",
 			quant[0], quant[1], quant[2], QA, QB, Scale)
 	}
 	var want [sha256.Size]byte
-	copy(want[:], data[off+12:off+44])
-	provLen := u32(off + 44)
+	copy(want[:], data[at+12:at+44])
+	provLen := u32(at + 44)
 	if provLen > maxProvenance {
 		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
 	}
@@ -255,7 +255,7 @@ func Parse(data []byte, name string) (*Network, error) {
 	n.mirrored = features == FeaturesMirrored
 	n.hash = want
 	n.Provenance = bytes.Clone(data[size : size+int(provLen)])
-	off = 0
+	off := 0
 	i16 := func() int16 {
 		v := int16(binary.LittleEndian.Uint16(payload[off:]))
 		off += 2
