@@ -208,10 +208,8 @@ class Training(unittest.TestCase):
             on = self.train("mirror-on-" + os.path.basename(start), "--epochs", "1", "--init", start)
             self.assertTrue(torch.load(os.path.join(on, "epoch-0001.pt"))["settings"]["mirror"], start)
         plain = os.path.join(TESTDATA, "test.nnue")
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-            rc = nnue.main(["train", self.data, "--out", os.path.join(self.tmp, "mx"), "--init", plain, "--mirror"])
-        self.assertEqual(rc, 1)
-        self.assertIn(f"--init {plain}: plain features, training king-mirrored ones", err.getvalue())
+        err = self.failed_run(os.path.join(self.tmp, "mx"), "--init", plain, "--mirror")
+        self.assertIn(f"--init {plain}: plain features, training king-mirrored ones", err)
         # Resuming needs the same feature set.
         err = self.failed_run(out, "--epochs", "2", "--buckets", "8", "--resume")
         self.assertIn("trained with mirror True, resumed with False", err)
