@@ -38,6 +38,7 @@ type Config struct {
 	PythonEnv        string   `json:"python-env" usage:"nnue: virtual environment with chessforge-nnue (made from datasets/python when missing)"`
 	ExportArgs       []string `json:"export-args" usage:"nnue: bin/dataset export arguments (besides -format npy, the data, -out), space-separated"`
 	TrainArgs        []string `json:"train-args" usage:"nnue: chessforge-nnue train arguments (besides DATA, --out, --init, --resume), space-separated"`
+	TrainData        []string `json:"train-data" usage:"nnue: further datasets trained on beside every cycle's positions (NumPy exports or Parquet, e.g. an earlier network's self-play), space-separated"`
 	TrainFromScratch bool     `json:"train-from-scratch" usage:"nnue: train each network from random weights, not from the current network's"`
 	NetworkFile      string   `json:"network-file" usage:"nnue: the embedded network's file: the first cycle's current network, and where -promote copies a kept one"`
 	Promote          bool     `json:"promote" usage:"nnue: copy a kept network to network-file and rebuild the binaries (make build): it becomes the embedded default"`

@@ -139,6 +139,11 @@ func runNetwork(cfg Config, stdout, stderr io.Writer, s seams) error {
 			return fmt.Errorf("%s is missing: run make build first", b)
 		}
 	}
+	for _, d := range cfg.TrainData {
+		if _, err := os.Stat(d); err != nil {
+			return fmt.Errorf("train-data: %w", err)
+		}
+	}
 	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
 		return err
 	}
@@ -262,13 +267,15 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	}
 
 	// 3. Training from the current network's weights (its checkpoint, or
-	// the network file dequantized), continuing the run's last epoch.
+	// the network file dequantized), continuing the run's last epoch, on
+	// every cycle's positions and the train-data.
 	trainer, python, err := stage.Trainer(cfg.PythonEnv, stdout, stderr)
 	if err != nil {
 		return cycleResult{}, err
 	}
 	trainDir := in("train")
-	args = append([]string{trainer, "train", npy, "--out", trainDir}, cfg.TrainArgs...)
+	args = append(append([]string{trainer, "train", npy}, cfg.TrainData...), "--out", trainDir)
+	args = append(args, cfg.TrainArgs...)
 	if !cfg.TrainFromScratch {
 		from := base
 		if _, err := os.Stat(baseCk); err == nil {

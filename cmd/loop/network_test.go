@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -276,5 +277,65 @@ func TestNetworkCycleNeedsAGoodNetworkFile(t *testing.T) {
 	os.Remove("bin/engine")
 	if err := runNetwork(cfg, io.Discard, io.Discard, seams{}); err == nil || err.Error() != "bin/engine is missing: run make build first" {
 		t.Errorf("no engine: %v", err)
+	}
+}
+
+// TestNetworkCycleTrainsOnTrainData runs a cycle whose training reads an
+// earlier dataset (train-data) beside the cycle's own positions, and
+// checks that a missing one stops the loop before any self-play.
+func TestNetworkCycleTrainsOnTrainData(t *testing.T) {
+	networkRoot(t)
+	for _, args := range [][]string{
+		{"bin/selfplay", "-games", "4", "-nodes", "200", "-seed", "77", "-workers", "2", "-quiet", "-out", "earlier.parquet"},
+		{"bin/dataset", "export", "-format", "npy", "-shard-rows", "150", "-quiet", "earlier.parquet", "-out", "earlier"},
+	} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, out)
+		}
+	}
+	cfg := tinyNetworkConfig()
+	cfg.TrainData = []string{"missing", "earlier"}
+	err := runNetwork(cfg, io.Discard, io.Discard, seams{match: fakeMatch(t, stats.AcceptH0, nil)})
+	if err == nil || !strings.Contains(err.Error(), "train-data: stat missing: no such file") {
+		t.Errorf("a missing train-data dataset: %v", err)
+	}
+	if _, err := os.Stat("work"); err == nil {
+		t.Error("the loop started with a missing train-data dataset")
+	}
+
+	cfg.TrainData = []string{"earlier"}
+	var out bytes.Buffer
+	if err := runNetwork(cfg, &out, io.Discard, seams{match: fakeMatch(t, stats.AcceptH0, nil)}); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "train work/npy earlier --out work/cycle-0001/train ") {
+		t.Errorf("the training command does not read work/npy and earlier:\n%s", out.String())
+	}
+	rows := func(dir string) int64 {
+		var m struct {
+			Rows int64 `json:"rows"`
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &m)
+		}
+		if err != nil || m.Rows == 0 {
+			t.Fatalf("%s: %v, %d rows", dir, err, m.Rows)
+		}
+		return m.Rows
+	}
+	// Training and validation positions together are both datasets' rows
+	// (the tiny config has no filters).
+	m := regexp.MustCompile(`(\d+) training positions, (\d+) validation`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no count of the training positions:\n%s", out.String())
+	}
+	trainRows, _ := strconv.ParseInt(m[1], 10, 64)
+	valRows, _ := strconv.ParseInt(m[2], 10, 64)
+	if want := rows("work/npy") + rows("earlier"); trainRows+valRows != want {
+		t.Errorf("%d training and %d validation positions, want %d in all", trainRows, valRows, want)
+	}
+	if r := readResult(t, 1); r.Positions != trainRows {
+		t.Errorf("the result's positions %d, the trainer's %d", r.Positions, trainRows)
 	}
 }

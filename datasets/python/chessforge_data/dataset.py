@@ -55,7 +55,8 @@ class ChessDataset(IterableDataset):
     to move (1 - result, -score_cp).
 
     ``path`` is a NumPy export directory (read with NumPy alone, memory-mapped)
-    or a Parquet file, directory or glob (read with pyarrow). The dataset
+    or a Parquet file, directory or glob (read with pyarrow), or a list of
+    such paths, all of one game, read as one dataset. The dataset
     yields whole batches: wrap it in ``DataLoader(ds, batch_size=None,
     num_workers=k)``.
 

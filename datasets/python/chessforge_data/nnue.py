@@ -434,6 +434,8 @@ def train(args):
 
 
 def _train(args, device):
+    if isinstance(args.data, str):  # one path, as a caller may give it
+        args.data = [args.data]
     init_state, init_mirror = None, False  # the --init weights and feature set, read once
     if args.init:
         init_state, init_mirror = initial_state(args.init)
@@ -457,6 +459,8 @@ def _train(args, device):
             was = state["settings"]
             for k in _SAME_ON_RESUME:
                 had = was.get(k, _ADDED_SETTINGS.get(k))
+                if k == "data" and isinstance(had, str):  # one path, as checkpoints wrote it before lists
+                    had = [had]
                 if had != getattr(args, k):
                     raise ValueError(f"{ck[-1]}: trained with {k} {had!r}, resumed with {getattr(args, k)!r}")
             model.load_state_dict(state["model"])
@@ -470,7 +474,7 @@ def _train(args, device):
         print(f"starting from {args.init}", flush=True)
     tr = _dataset(args.data, args, args.seed, True)
     if tr.layout.game != layout.CHESS.game:
-        raise ValueError(f"{args.data}: a {tr.layout.game} dataset ({tr.layout}); the network's features are chess pieces")
+        raise ValueError(f"{' '.join(args.data)}: a {tr.layout.game} dataset ({tr.layout}); the network's features are chess pieces")
     val = None
     if args.val:
         val = _dataset(args.val, args, args.seed, False)
@@ -544,9 +548,12 @@ def export(checkpoint, out):
     q = quantize(state["model"])
     s = state["settings"]
     mirror = s.get("mirror", False)
+    data = s["data"]  # a list of paths; one is written as a path, as before lists
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
     prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
             "positions_trained": state["positions"], "validation_positions": state["val_rows"],
-            "epochs": state["epoch"], "losses": state["history"], "dataset": s["data"],
+            "epochs": state["epoch"], "losses": state["history"], "dataset": data,
             "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"]), mirror),
             "checkpoint": os.path.basename(checkpoint)}
     return write_net(out, q, prov, mirror)
@@ -595,9 +602,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="chessforge-nnue", description="Train, export and check the engine's NNUE.")
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("train", help="train (or --resume) a network on a dataset")
-    t.add_argument("data", help="NumPy export directory or Parquet file/directory/glob")
+    t.add_argument("data", nargs="+",
+                   help="NumPy export directory or Parquet file/directory/glob; several are read as one dataset")
     t.add_argument("--out", required=True, help="directory of the checkpoints (epoch-NNNN.pt)")
-    t.add_argument("--val", help="validation dataset (default: every --val-every-th unit of DATA held out)")
+    t.add_argument("--val", help="validation dataset (default: every --val-every-th unit of DATA, taken "
+                                 "in the order given, held out)")
     t.add_argument("--val-every", type=int, default=10, help="hold out every Nth unit when --val is absent")
     t.add_argument("--epochs", type=int, default=4, help="total epochs (with --resume: up to this many)")
     t.add_argument("--steps", type=int, default=0, help="at most this many steps per epoch (0: all)")

@@ -234,9 +234,48 @@ class ParquetSource:
             yield chunk
 
 
+class MultiSource:
+    """Several sources of one game read as one dataset: their units, each
+    a pair (index of its source, the source's unit), in the order given."""
+
+    def __init__(self, sources):
+        if not sources:
+            raise ValueError("no datasets given")
+        self.sources = list(sources)
+        self.path = [s.path for s in self.sources]
+        self.layout = self.sources[0].layout
+        for s in self.sources[1:]:
+            if s.layout is not self.layout:
+                raise ValueError(f"{s.path} holds {s.layout.game} positions, {self.sources[0].path} "
+                                 f"{self.layout.game} ones: datasets read together hold one game")
+        self.num_rows = sum(s.num_rows for s in self.sources)
+        self.units = [(i, u) for i, s in enumerate(self.sources) for u in s.units]
+
+    def unit_rows(self, unit):
+        """The rows of ``unit`` = (source index, the source's unit)."""
+        i, u = unit
+        return self.sources[i].unit_rows(u)
+
+    def read_columns(self, unit, columns):
+        """As the unit's source's read_columns."""
+        i, u = unit
+        return self.sources[i].read_columns(u, columns)
+
+    def read(self, unit, chunk_rows, columns=()):
+        """As the unit's source's read."""
+        i, u = unit
+        return self.sources[i].read(u, chunk_rows, columns)
+
+
 def open_source(path, fmt="auto"):
     """Open a dataset: fmt "npy" (a NumPy export directory), "parquet", or
-    "auto" (npy when path is a directory holding manifest.json)."""
+    "auto" (npy when path is a directory holding manifest.json). A list of
+    paths opens each (fmt applies to all) and reads them as one
+    (:class:`MultiSource`); a list of one is that path."""
+    if isinstance(path, (list, tuple)):
+        if len(path) == 1:
+            return open_source(path[0], fmt)
+        return MultiSource([open_source(p, fmt) for p in path])
     if fmt == "auto":
         fmt = "npy" if os.path.isfile(os.path.join(path, MANIFEST)) else "parquet"
     if fmt == "npy":

@@ -143,6 +143,62 @@ class NpyExport(unittest.TestCase):
             layout.pack(bad)
 
 
+class SeveralDatasets(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(fixture.directory(), "npy")
+        cls.planes, cls.policy, _, _ = fixture.expected()
+        # A second export: the first two shards of the fixture's.
+        cls.tmp = tempfile.mkdtemp()
+        cls.part = os.path.join(cls.tmp, "part")
+        shutil.copytree(cls.dir, cls.part)
+        with open(os.path.join(cls.part, "manifest.json")) as f:
+            m = json.load(f)
+        m["shards"] = m["shards"][:2]
+        m["rows"] = sum(s["rows"] for s in m["shards"])
+        with open(os.path.join(cls.part, "manifest.json"), "w") as f:
+            json.dump(m, f)
+        cls.part_rows = m["rows"]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, True)
+
+    def test_several_paths_read_as_one_dataset(self):
+        ds = ChessDataset([self.dir, self.part], batch_size=100)
+        one, part = NpySource(self.dir), NpySource(self.part)
+        self.assertEqual(ds.num_rows, len(self.policy) + self.part_rows)
+        self.assertEqual(ds.source.units, [(0, u) for u in one.units] + [(1, u) for u in part.units])
+        planes, policy, _, _ = all_rows(ds)
+        k = self.part_rows
+        want_planes = np.concatenate([self.planes, self.planes[:k]])
+        self.assertTrue(np.array_equal(planes.reshape(len(policy), -1).numpy(), want_planes))
+        np.testing.assert_array_equal(policy.numpy(), np.concatenate([self.policy, self.policy[:k]]))
+        # Shuffled and shared among workers: every row of both, once.
+        ds = ChessDataset([self.dir, self.part], batch_size=128, shuffle_buffer=700, seed=4, min_ply=0)
+        rows = all_rows(ds, DataLoader(ds, batch_size=None, num_workers=2))
+        self.assertEqual(sorted(fingerprints(rows[0], rows[1])),
+                         sorted(fingerprints(want_planes, np.concatenate([self.policy, self.policy[:k]]))))
+        # A list of one path is that path.
+        self.assertIsInstance(ChessDataset([self.dir]).source, NpySource)
+
+    def test_filters_count_the_rows_of_every_path(self):
+        one = ChessDataset(self.dir, skip_in_check=True, min_ply=10)
+        part = ChessDataset(self.part, skip_in_check=True, min_ply=10)
+        both = ChessDataset([self.dir, self.part], skip_in_check=True, min_ply=10)
+        self.assertLess(both.num_rows, len(self.policy) + self.part_rows)
+        self.assertEqual(both.num_rows, one.num_rows + part.num_rows)
+        self.assertEqual(sum(len(b[1]) for b in both), both.num_rows)
+
+    def test_datasets_of_two_games_are_an_error_naming_both(self):
+        dama = os.path.join(fixture.dama_directory(), "npy")
+        with self.assertRaises(ValueError) as e:
+            ChessDataset([self.dir, dama])
+        self.assertIn(dama, str(e.exception))
+        self.assertIn(self.dir, str(e.exception))
+        self.assertIn("one game", str(e.exception))
+
+
 class ParquetPath(unittest.TestCase):
     def setUp(self):
         try:

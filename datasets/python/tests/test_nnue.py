@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 import fixture
-from chessforge_data import ChessDataset, nnue
+from chessforge_data import ChessDataset, NpySource, nnue
 
 TESTDATA = os.path.join(fixture.ROOT, "engine", "nnue", "testdata")
 # The float model's eval (SCALE * out) and the quantized one differ by the
@@ -182,6 +182,32 @@ class Training(unittest.TestCase):
                 nnue.read_net(p)
             self.assertIn(p, str(cm.exception))
             self.assertIn(why, str(cm.exception))
+
+    def test_several_datasets_train_as_one(self):
+        # The fixture's export given twice: twice the rows, of which every
+        # --val-every-th unit of the two together is held out.
+        out = os.path.join(self.tmp, "two")
+        run("train", self.data, self.data, "--out", out, "--batch-size", "128", "--steps", "8", "--seed", "3",
+            "--shuffle-buffer", "2000", "--val-every", "5", "--epochs", "1")
+        ck = torch.load(os.path.join(out, "epoch-0001.pt"))
+        self.assertEqual(ck["settings"]["data"], [self.data, self.data])
+        src = NpySource(self.data)
+        units = [src.unit_rows(u) for u in src.units] * 2
+        self.assertEqual(ck["val_rows"], sum(n for i, n in enumerate(units) if i % 5 == 4))
+        self.assertEqual(ck["train_rows"] + ck["val_rows"], 2 * fixture.expected()[1].size)
+        net = os.path.join(self.tmp, "two.nnue")
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
+        self.assertEqual(nnue.read_net(net)[1]["dataset"], [self.data, self.data])
+        # A resumed run reads the same datasets.
+        err = self.failed_run(out, "--epochs", "2", "--resume")
+        self.assertIn(f"trained with data {[self.data, self.data]!r}, resumed with {[self.data]!r}", err)
+        # A checkpoint written when the data was one path resumes on it.
+        one = self.train("one-path", "--epochs", "1")
+        ck = torch.load(os.path.join(one, "epoch-0001.pt"))
+        ck["settings"]["data"] = self.data
+        torch.save(ck, os.path.join(one, "epoch-0001.pt"))
+        self.train("one-path", "--epochs", "2", "--resume")
+        self.assertTrue(os.path.exists(os.path.join(one, "epoch-0002.pt")))
 
     def test_mirrored_networks_export_and_start_only_mirrored_training(self):
         out = self.train("mirror", "--epochs", "1", "--mirror", "--buckets", "8")
