@@ -47,7 +47,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from . import layout
+from . import layout, pawnscale
 from .dataset import ChessDataset
 from .sources import open_source
 
@@ -647,6 +647,15 @@ def main(argv=None):
     v.add_argument("--data", required=True, help="FEN text file, pyfixture directory (fen.txt) or Parquet")
     v.add_argument("--out", required=True)
     v.add_argument("-n", type=int, default=1200)
+    c = sub.add_parser("pawnscale", help="measure how the side ahead's pawns change what its score is worth "
+                                         "(the engine's pawnScale, engine/eval/endgame.go)")
+    c.add_argument("data", nargs="+", help="NumPy export directory or Parquet file/directory/glob; several are read as one")
+    c.add_argument("--min-score", type=int, default=50, help="use rows whose |score| is at least this")
+    c.add_argument("--max-score", type=int, default=1500, help="and at most this")
+    c.add_argument("--max-material", type=int, default=0,
+                   help="use rows whose pieces other than pawns and kings are worth at most this many pawns "
+                        "(N, B 3, R 5, Q 9; 0: all rows)")
+    c.add_argument("--every", type=int, default=1, help="read every Nth unit (export shard) only")
     args = p.parse_args(argv)
     args.command = "chessforge-nnue " + " ".join(argv)
     try:
@@ -655,6 +664,9 @@ def main(argv=None):
             print(f"checkpoint {path}")
         elif args.cmd == "export":
             print(f"wrote {args.out}: network {export(args.checkpoint, args.out)}")
+        elif args.cmd == "pawnscale":
+            for line in pawnscale.report(args.data, args.min_score, args.max_score, args.max_material, args.every):
+                print(line)
         else:
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
     except (OSError, ValueError, ImportError) as err:

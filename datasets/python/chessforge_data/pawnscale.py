@@ -1,0 +1,121 @@
+"""How often an advantage is converted, by the pawns of the side ahead.
+
+The engine scales a network's score by the pawns of the side it favours
+(``pawnScale`` in engine/eval/endgame.go): a side with few pawns converts
+an advantage far less often than its score says. This module measures that
+scale on a chess dataset: for each row whose search score lies within a
+range, the side ahead (by the score's sign) and its pawns n (4 or more
+counted as 4), it fits the game result of that side to
+``sigmoid(|score| / K_n)`` by least squares, and gives each n's scale as
+``K_4 / K_n``: the fraction of a score with four or more pawns that the same
+score with n pawns is worth.
+
+``chessforge-nnue pawnscale DATA...`` prints the fit (see :func:`main`).
+"""
+
+import numpy as np
+
+from . import layout
+from .sources import open_source
+
+#: Pawn counts told apart: 0, 1, 2, 3, and 4 or more.
+GROUPS = 5
+#: Plane of each colour's pawns, and of its knights to queens (docs/format.md §1).
+_PAWNS = (0, 6)
+_PIECES = ((1, 2, 3, 4), (7, 8, 9, 10))
+_PIECE_VALUES = np.array([3, 3, 5, 9])
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
+
+
+def _counts(packed):
+    """The pieces on each of the 12 piece planes of packed rows [n, 13, 8]."""
+    return _POPCOUNT[packed[:, :12, :]].sum(axis=2)
+
+
+def read(paths, min_score=50, max_score=1500, max_material=0, every=1):
+    """The rows of the dataset (one path or a list) that the fit uses: the
+    score of the side ahead (float64), its result (1, 0.5, 0) and its pawns
+    (0 to 4), as three arrays. A row is used when ``min_score <= |score| <=
+    max_score`` and, with ``max_material`` > 0, the pieces other than pawns
+    and kings of both sides are worth at most that many pawns (knight and
+    bishop 3, rook 5, queen 9). ``every`` reads every Nth unit only."""
+    src = open_source(paths)
+    if src.layout is not layout.CHESS:
+        raise ValueError(f"{paths}: a {src.layout.game} dataset; pawnscale measures chess positions")
+    if every < 1:
+        raise ValueError(f"every {every}: want at least 1")
+    scores, results, pawns = [], [], []
+    for unit in src.units[::every]:
+        for chunk in src.read(unit, 65536):
+            score = chunk["score_cp"].astype(np.int64)
+            ahead = np.abs(score)
+            keep = (ahead >= min_score) & (ahead <= max_score)
+            counts = _counts(chunk["packed"][keep])
+            white = score[keep] > 0
+            if max_material > 0:
+                material = sum(counts[:, list(p)] @ _PIECE_VALUES for p in _PIECES)
+                small = material <= max_material
+                counts, white = counts[small], white[small]
+                keep[np.flatnonzero(keep)[~small]] = False
+            result = chunk["result"][keep].astype(np.float64)
+            scores.append(ahead[keep].astype(np.float64))
+            results.append(np.where(white, result, 1.0 - result))
+            pawns.append(np.minimum(np.where(white, counts[:, _PAWNS[0]], counts[:, _PAWNS[1]]), GROUPS - 1))
+    if not scores:
+        return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+    return np.concatenate(scores), np.concatenate(results), np.concatenate(pawns).astype(np.int64)
+
+
+def fit_k(score, result, lo=10.0, hi=5000.0, iterations=60):
+    """The K that minimises the mean of (sigmoid(score / K) - result)^2,
+    by golden-section search on log K within [lo, hi], and that mean."""
+    def loss(log_k):
+        return float(np.mean((1.0 / (1.0 + np.exp(-score / np.exp(log_k))) - result) ** 2))
+
+    a, b = np.log(lo), np.log(hi)
+    g = (np.sqrt(5.0) - 1.0) / 2.0
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = loss(c), loss(d)
+    for _ in range(iterations):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = loss(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = loss(d)
+    k = (a + b) / 2.0
+    return float(np.exp(k)), loss(k)
+
+
+def measure(score, result, pawns, min_rows=1000):
+    """Fit K for each pawn count: a list of GROUPS entries, each (rows, K,
+    scale) with scale = K of four or more pawns / K, or (rows, None, None)
+    for a count with fewer than min_rows rows. Four or more pawns must
+    have min_rows."""
+    fits = []
+    for n in range(GROUPS):
+        sel = pawns == n
+        rows = int(np.count_nonzero(sel))
+        fits.append((rows, fit_k(score[sel], result[sel])[0] if rows >= min_rows else None))
+    ref = fits[-1][1]
+    if ref is None:
+        raise ValueError(f"{fits[-1][0]} rows with four or more pawns for the side ahead, want at least {min_rows}")
+    return [(rows, k, None if k is None else ref / k) for rows, k in fits]
+
+
+def report(paths, min_score=50, max_score=1500, max_material=0, every=1, min_rows=1000):
+    """The fit of a dataset as printable lines."""
+    score, result, pawns = read(paths, min_score, max_score, max_material, every)
+    fits = measure(score, result, pawns, min_rows)
+    lines = [f"{len(score)} positions with the side ahead's score in [{min_score}, {max_score}]"
+             + (f", other pieces worth at most {max_material}" if max_material > 0 else "")
+             + ": its result fitted to sigmoid(score/K)"]
+    for n, (rows, k, scale) in enumerate(fits):
+        name = f"{n} pawn{'' if n == 1 else 's'}" if n < GROUPS - 1 else f"{n}+ pawns"
+        if k is None:
+            lines.append(f"{name}: {rows} positions, too few to fit")
+        else:
+            lines.append(f"{name}: {rows} positions, K {k:.0f}, scale {scale:.2f} ({round(scale * 128)}/128)")
+    return lines

@@ -1,0 +1,94 @@
+"""Tests of chessforge_data.pawnscale: the rows it reads against the
+fixture's FENs, the fit on data of a known K, and the command."""
+
+import contextlib
+import io
+import os
+import unittest
+
+import numpy as np
+
+import fixture
+from chessforge_data import nnue, pawnscale
+
+VALUES = {"n": 3, "b": 3, "r": 5, "q": 9}
+
+
+def from_fens(cols, min_score, max_score, max_material=0):
+    """What pawnscale.read should give, from the FENs: the side ahead's
+    score, result and pawns (at most 4)."""
+    score, result, pawns = [], [], []
+    for fen, s, r in zip(cols["fen"], cols["score_cp"], cols["result"]):
+        board = fen.split()[0]
+        if not min_score <= abs(int(s)) <= max_score:
+            continue
+        if max_material and sum(VALUES.get(c.lower(), 0) for c in board) > max_material:
+            continue
+        white = s > 0
+        score.append(abs(int(s)))
+        result.append(r if white else 1 - r)
+        pawns.append(min(board.count("P" if white else "p"), 4))
+    return np.array(score, dtype=np.float64), np.array(result, dtype=np.float64), np.array(pawns)
+
+
+class PawnScale(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.npy = os.path.join(fixture.directory(), "npy")
+        cls.cols = fixture.columns()
+
+    def test_rows_are_the_side_ahead_s_as_the_fens_say(self):
+        for lo, hi, material in ((1, 100000, 0), (50, 1500, 0), (20, 800, 12)):
+            got = pawnscale.read(self.npy, lo, hi, material)
+            want = from_fens(self.cols, lo, hi, material)
+            self.assertGreater(len(want[0]), 100, (lo, hi, material))
+            for g, w, name in zip(got, want, ("score", "result", "pawns")):
+                np.testing.assert_array_equal(g, w, err_msg=f"{name} with scores in [{lo}, {hi}], material {material}")
+        # Every other unit: fewer rows, a subset.
+        half = pawnscale.read(self.npy, 1, 100000, every=2)
+        self.assertLess(len(half[0]), len(pawnscale.read(self.npy, 1, 100000)[0]))
+
+    def test_the_fit_recovers_a_known_k(self):
+        rng = np.random.default_rng(7)
+        score = rng.uniform(50, 1500, 200000)
+        for k in (150.0, 400.0):
+            result = (rng.random(len(score)) < 1 / (1 + np.exp(-score / k))).astype(np.float64)
+            fitted, loss = pawnscale.fit_k(score, result)
+            self.assertLess(abs(fitted / k - 1), 0.05, (k, fitted))
+            for other in (fitted * 0.9, fitted * 1.1):
+                self.assertLess(loss, np.mean((1 / (1 + np.exp(-score / other)) - result) ** 2))
+        # Scales are K of four or more pawns over each count's K.
+        pawns = np.repeat(np.arange(5), 40000)
+        score = rng.uniform(50, 1500, len(pawns))
+        ks = np.array([800.0, 400.0, 250.0, 200.0, 160.0])
+        result = (rng.random(len(score)) < 1 / (1 + np.exp(-score / ks[pawns]))).astype(np.float64)
+        fits = pawnscale.measure(score, result, pawns)
+        for n, (rows, k, scale) in enumerate(fits):
+            self.assertEqual(rows, 40000)
+            self.assertLess(abs(scale / (160.0 / ks[n]) - 1), 0.1, (n, k, scale))
+        self.assertEqual(fits[-1][2], 1.0)
+        few = pawnscale.measure(score[pawns > 0], result[pawns > 0], pawns[pawns > 0])
+        self.assertEqual(few[0], (0, None, None))
+        with self.assertRaises(ValueError) as e:
+            pawnscale.measure(score[pawns < 4], result[pawns < 4], pawns[pawns < 4])
+        self.assertIn("0 rows with four or more pawns", str(e.exception))
+
+    def test_the_command(self):
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            rc = nnue.main(["pawnscale", self.npy, "--min-score", "1", "--max-score", "100000"])
+        self.assertEqual(rc, 0)
+        lines = out.getvalue().splitlines()
+        n = len(from_fens(self.cols, 1, 100000)[0])
+        self.assertEqual(lines[0], f"{n} positions with the side ahead's score in [1, 100000]: "
+                                   f"its result fitted to sigmoid(score/K)")
+        self.assertEqual([l.split(":")[0] for l in lines[1:]], ["0 pawns", "1 pawn", "2 pawns", "3 pawns", "4+ pawns"])
+        self.assertTrue(lines[-1].endswith("scale 1.00 (128/128)"), lines[-1])
+        dama = os.path.join(fixture.dama_directory(), "npy")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["pawnscale", dama])
+        self.assertEqual(rc, 1)
+        self.assertIn("a dama dataset; pawnscale measures chess positions", err.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
