@@ -1,15 +1,17 @@
 package eval
 
 import (
+	"fmt"
 	"testing"
 
 	"chessforge/engine/board"
 )
 
-// Endgame leaves positions with pawns on both sides alone, scales
-// drawish material as Evaluate does, gives nothing for a rook pawn, alone
-// or with the wrong bishop, against a king in its corner, and adds the
-// mate drive against a lone king.
+// Endgame's drive and drawish-material scales leave positions with pawns
+// on both sides alone, scale drawish material as Evaluate does, give
+// nothing for a rook pawn, alone or with the wrong bishop, against a king
+// in its corner, and add the mate drive against a lone king; Endgame then
+// scales by the favoured side's pawns.
 func TestEndgame(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
@@ -32,8 +34,15 @@ func TestEndgame(t *testing.T) {
 		{"a rook beside the wrong bishop", "8/8/8/3b4/p7/p7/8/K1k1r3 b - - 0 1", 500, 500},
 	} {
 		p := mustFEN(t, c.fen)
-		if got := Endgame(p, c.v); got != c.want {
-			t.Errorf("%s (%s): Endgame(%d) = %d, want %d", c.name, c.fen, c.v, got, c.want)
+		got := c.v
+		if PawnlessSide(p) {
+			got = endgame(p, c.v)
+		}
+		if got != c.want {
+			t.Errorf("%s (%s): drive and scales of %d: %d, want %d", c.name, c.fen, c.v, got, c.want)
+		}
+		if e, want := Endgame(p, c.v), scaleByPawns(p, c.want); e != want {
+			t.Errorf("%s (%s): Endgame(%d) = %d, want %d scaled by the pawns, %d", c.name, c.fen, c.v, e, c.want, want)
 		}
 	}
 	// The wrong bishop is known to Evaluate too.
@@ -50,7 +59,7 @@ func TestEndgame(t *testing.T) {
 // own king closer; the side to move sees the same drive from its side.
 func TestEndgameMateDrive(t *testing.T) {
 	drive := func(fen string) int {
-		return Endgame(mustFEN(t, fen), 1000) - 1000
+		return endgame(mustFEN(t, fen), 1000) - 1000
 	}
 	centre, edge := drive("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"), drive("3k4/8/8/8/8/8/8/Q3K3 w - - 0 1")
 	if !(0 < centre && centre < edge) {
@@ -64,7 +73,41 @@ func TestEndgameMateDrive(t *testing.T) {
 	if a8 >= h8 {
 		t.Errorf("KBNK, dark bishop: drive %d with the king on a8, %d on h8; want more on h8", a8, h8)
 	}
-	if got := Endgame(mustFEN(t, "3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"), -1000) + 1000; got != -edge {
+	if got := endgame(mustFEN(t, "3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"), -1000) + 1000; got != -edge {
 		t.Errorf("KQK with the lone king to move: drive %d, want %d", got, -edge)
+	}
+}
+
+// A score is scaled by the pawns of the side it favours, whichever side is
+// to move: fewer pawns, less of it; four or more, all of it.
+func TestScaleByPawns(t *testing.T) {
+	for i := 1; i < len(pawnScale); i++ {
+		if pawnScale[i] < pawnScale[i-1] || pawnScale[i] > ScaleNormal {
+			t.Fatalf("pawnScale %v: want non-decreasing, at most %d", pawnScale, ScaleNormal)
+		}
+	}
+	// White: one pawn (a2); Black: five.
+	const fen = "4k3/ppppp3/8/8/8/8/P7/4K2R %s - - 0 1"
+	for _, c := range []struct {
+		stm       string
+		v, want   int
+		favourite string
+	}{
+		{"w", 400, 400 * pawnScale[1] / ScaleNormal, "White, to move, one pawn"},
+		{"w", -400, -400 * pawnScale[4] / ScaleNormal, "Black, not to move, five pawns"},
+		{"b", -400, -400 * pawnScale[1] / ScaleNormal, "White, not to move, one pawn"},
+		{"b", 400, 400 * pawnScale[4] / ScaleNormal, "Black, to move, five pawns"},
+		{"w", 0, 0, "nobody"},
+	} {
+		if got := scaleByPawns(mustFEN(t, fmt.Sprintf(fen, c.stm)), c.v); got != c.want {
+			t.Errorf("%s to move, score %d favouring %s: %d, want %d", c.stm, c.v, c.favourite, got, c.want)
+		}
+	}
+	for n, fen := range []string{"4k3/pppp4/8/8/8/8/8/4K2R w - - 0 1", "4k3/pppp4/8/8/8/8/P7/4K2R w - - 0 1",
+		"4k3/pppp4/8/8/8/8/PP6/4K2R w - - 0 1", "4k3/pppp4/8/8/8/8/PPP5/4K2R w - - 0 1",
+		"4k3/pppp4/8/8/8/8/PPPP4/4K2R w - - 0 1", "4k3/pppp4/8/8/8/8/PPPPPPPP/4K2R w - - 0 1"} {
+		if got, want := scaleByPawns(mustFEN(t, fen), 1000), 1000*pawnScale[min(n, 4)]/ScaleNormal; got != want {
+			t.Errorf("%s: %d, want %d", fen, got, want)
+		}
 	}
 }
