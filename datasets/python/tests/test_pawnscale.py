@@ -37,7 +37,7 @@ class PawnScale(unittest.TestCase):
         cls.npy = os.path.join(fixture.directory(), "npy")
         cls.cols = fixture.columns()
 
-    def test_rows_are_the_side_ahead_s_as_the_fens_say(self):
+    def test_rows_are_the_side_ahead_as_its_fen_says(self):
         for lo, hi, material in ((1, 100000, 0), (50, 1500, 0), (20, 800, 12)):
             got = pawnscale.read(self.npy, lo, hi, material)
             want = from_fens(self.cols, lo, hi, material)
