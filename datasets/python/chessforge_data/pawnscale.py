@@ -49,14 +49,11 @@ def read(paths, min_score=50, max_score=1500, max_material=0, every=1):
         for chunk in src.read(unit, 65536):
             score = chunk["score_cp"].astype(np.int64)
             ahead = np.abs(score)
+            counts = _counts(chunk["packed"])
             keep = (ahead >= min_score) & (ahead <= max_score)
-            counts = _counts(chunk["packed"][keep])
-            white = score[keep] > 0
             if max_material > 0:
-                material = sum(counts[:, list(p)] @ _PIECE_VALUES for p in _PIECES)
-                small = material <= max_material
-                counts, white = counts[small], white[small]
-                keep[np.flatnonzero(keep)[~small]] = False
+                keep &= sum(counts[:, list(p)] @ _PIECE_VALUES for p in _PIECES) <= max_material
+            white, counts = score[keep] > 0, counts[keep]
             result = chunk["result"][keep].astype(np.float64)
             scores.append(ahead[keep].astype(np.float64))
             results.append(np.where(white, result, 1.0 - result))
