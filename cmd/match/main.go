@@ -12,7 +12,7 @@
 //	match [-config FILE] [-game chess|dama] [-a CMD] [-b CMD] [-a-opt Name=Value]... [-b-opt Name=Value]...
 //	      [-games N] [-tc nodes=N|depth=N|movetime=MS|clock=SECONDS+INC] [-a-tc TC] [-b-tc TC]
 //	      [-openings FILE.epd|FILE.pgn [-book-plies N] | -random-plies N]
-//	      [-pgn FILE] [-concurrency K] [-seed S]
+//	      [-pgn FILE [-resume]] [-concurrency K] [-seed S]
 //	      [-sprt elo0=0,elo1=5,alpha=0.05,beta=0.05] [-resign SCORE,MOVES]
 //	      [-draw SCORE,MOVES,MINPLY] [-max-plies N] [-timeout-margin D] [-move-timeout D]
 //	      [-a-name NAME] [-b-name NAME] [-event TEXT] [-quiet]
@@ -31,7 +31,8 @@
 //
 // Every opening is played twice, colours swapped. An engine that crashes,
 // stops answering or plays an illegal move loses the game and is restarted.
-// An interrupt (Ctrl-C) ends the match early and reports the games finished.
+// An interrupt (Ctrl-C) ends the match early and reports the games finished;
+// -resume with the same command continues it from the games in its PGN.
 // The last line of output is
 //
 //	match: A vs B: +W =D -L, Elo E ± C

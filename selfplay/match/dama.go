@@ -119,12 +119,12 @@ func (g *damaGame) move(ctx context.Context) error {
 	if res.BestMove == "none" {
 		var list dama.MoveList
 		g.pos.GenerateMoves(&list)
-		g.forfeit(side, fmt.Sprintf("no move: %s answered bestmove none with %d legal move(s) in %s", name, list.Len(), g.pos.FEN()))
+		g.forfeit(side, fmt.Sprintf("%s: %s answered bestmove none with %d legal move(s) in %s", FaultNoMove, name, list.Len(), g.pos.FEN()))
 		return nil
 	}
 	m, err := g.pos.ParseMove(res.BestMove)
 	if err != nil {
-		g.forfeit(side, fmt.Sprintf("illegal move: %s played %s (%v)", name, res.BestMove, err))
+		g.forfeit(side, fmt.Sprintf("%s: %s played %s (%v)", FaultIllegal, name, res.BestMove, err))
 		return nil
 	}
 	// The record keeps the move as the rules write it ("27x18x9" for a

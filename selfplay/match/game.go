@@ -207,14 +207,14 @@ func (g *game) move(ctx context.Context) error {
 		// not a per-move one.
 		left := g.clock[side] - res.Elapsed
 		if left < -g.cfg.Margin {
-			g.loseOnTime(side, fmt.Sprintf("time forfeit: %s overstepped its clock by %v", name, (-left).Round(time.Millisecond)))
+			g.loseOnTime(side, fmt.Sprintf("%s: %s overstepped its clock by %v", FaultTime, name, (-left).Round(time.Millisecond)))
 			return nil
 		}
 		g.clock[side] = left + tc.Inc
 	}
 	m, err := g.pos.ParseUCIMove(res.BestMove)
 	if err != nil {
-		g.forfeit(side, fmt.Sprintf("illegal move: %s played %s", name, res.BestMove))
+		g.forfeit(side, fmt.Sprintf("%s: %s played %s", FaultIllegal, name, res.BestMove))
 		return nil
 	}
 	g.rec.moves = append(g.rec.moves, m)

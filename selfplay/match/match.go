@@ -70,6 +70,12 @@ type Config struct {
 	PGN               io.Writer // nil: no PGN (for draughts, PDN)
 	Progress          io.Writer // nil: no progress bar
 	Log               io.Writer // nil: no log; else a line for every forfeit
+
+	// Earlier holds the games of an earlier run of this match, read back
+	// from its PGN (chess only): Run checks that each is one of this
+	// match's games, counts it and does not play it again. They are not
+	// written to PGN, which is to hold them already.
+	Earlier []pgn.Game
 }
 
 // dama reports whether the match is one of draughts.
@@ -93,11 +99,12 @@ type Result struct {
 	SPRT     *stats.SPRT       // the sequential test, nil if none ran
 	LLR      float64           // its log-likelihood ratio
 	Decision stats.Decision    // its decision (Continue: undecided)
-	Forfeits [2]map[string]int // per engine, forfeits by kind ("crash", "illegal move", ...)
+	Forfeits [2]map[string]int // per engine, forfeits by kind (FaultCrash, FaultIllegal, ...)
 
 	Stopped     bool // the SPRT ended the match early
 	Interrupted bool // the caller's context ended the match early
 	Planned     int  // the games the match was to play
+	Resumed     int  // the games counted from an earlier run (Config.Earlier)
 	Openings    int  // the openings it had
 	Concurrency int
 	Elapsed     time.Duration
@@ -143,6 +150,9 @@ func (r *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "Engines:     A = %s (%s), B = %s (%s)\n", r.Names[0], r.TC[0], r.Names[1], r.TC[1])
 	fmt.Fprintf(w, "Games:       %d of %d in %v (%d openings, concurrency %d, %d CPUs)\n",
 		n, r.Planned, r.Elapsed.Round(time.Second), r.Openings, r.Concurrency, runtime.GOMAXPROCS(0))
+	if r.Resumed > 0 {
+		fmt.Fprintf(w, "Resumed:     %d of the games were played by an earlier run\n", r.Resumed)
+	}
 	if r.Interrupted {
 		fmt.Fprintln(w, "Interrupted: the figures cover the games finished so far")
 	}
@@ -309,18 +319,39 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	first.names = r.Names
 
 	order := openingOrder(cfg.openings(), cfg.Seed)
+	spec := func(g int) gameSpec {
+		spec := gameSpec{index: g, aWhite: g%2 == 0}
+		if i := order[(g/2)%len(order)]; cfg.dama() {
+			spec.damaOpening = cfg.DamaOpenings[i]
+		} else {
+			spec.opening = cfg.Openings[i]
+		}
+		return spec
+	}
+	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
+	earlier, err := hdr.resume(cfg, spec)
+	if err != nil {
+		first.close()
+		return nil, err
+	}
+	t := newTally(r, cfg)
+	done := make([]bool, cfg.Games)
+	for _, rec := range earlier {
+		done[rec.spec.index] = true
+		t.add(rec)
+	}
+	r.Resumed = len(earlier)
+
+	decided := r.Stopped // by the earlier games alone: nothing to play
 	jobs := make(chan gameSpec)
 	go func() {
 		defer close(jobs)
 		for g := range cfg.Games {
-			spec := gameSpec{index: g, aWhite: g%2 == 0}
-			if i := order[(g/2)%len(order)]; cfg.dama() {
-				spec.damaOpening = cfg.DamaOpenings[i]
-			} else {
-				spec.opening = cfg.Openings[i]
+			if done[g] || decided {
+				continue
 			}
 			select {
-			case jobs <- spec:
+			case jobs <- spec(g):
 			case <-ctx.Done():
 				return
 			}
@@ -346,14 +377,18 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 
 	bar := progress.New(cfg.Progress, int64(cfg.Games), "match",
 		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, Unit: "games", Elapsed: true, EndLine: true})
-	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
+	if r.Resumed > 0 {
+		bar.Update(int64(r.Score.Games()), progressLine(r))
+	}
 	write := writePGN
 	if cfg.dama() {
 		write = writePDN
 	}
 	pending := map[int]*gameRecord{}
 	nextPGN := 0
-	firstOfPair := map[int]float64{}
+	for nextPGN < cfg.Games && done[nextPGN] {
+		nextPGN++
+	}
 	var fatal error
 
 	for o := range out {
@@ -365,24 +400,9 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 			continue
 		}
 		rec := o.rec
-		switch p := rec.pointsA(); p {
-		case 1:
-			r.Score.W++
-		case 0.5:
-			r.Score.D++
-		default:
-			r.Score.L++
-		}
-		pair := rec.spec.index / 2
-		if p, ok := firstOfPair[pair]; ok {
-			r.Pairs[int(math.Round(2*(p+rec.pointsA())))]++
-			delete(firstOfPair, pair)
-		} else {
-			firstOfPair[pair] = rec.pointsA()
-		}
+		t.add(rec)
 		for side := range 2 {
 			if rec.fault[side] != "" {
-				r.Forfeits[side][faultKind(rec.fault[side])]++
 				logForfeit(cfg.Log, rec, side)
 			}
 		}
@@ -394,18 +414,12 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 					cancel()
 				}
 				delete(pending, nextPGN)
-				nextPGN++
+				for nextPGN++; nextPGN < cfg.Games && done[nextPGN]; nextPGN++ {
+				}
 			}
 		}
-		if cfg.SPRT != nil {
-			r.LLR = cfg.SPRT.LLR(r.Pairs)
-			if r.Pairs.Pairs() >= minSPRTPairs {
-				r.Decision = cfg.SPRT.Decide(r.LLR)
-			}
-			if r.Decision != stats.Continue && !r.Stopped {
-				r.Stopped = true
-				cancel()
-			}
+		if r.Stopped {
+			cancel()
 		}
 		if bar != nil {
 			bar.Update(int64(r.Score.Games()), progressLine(r))
@@ -439,6 +453,52 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	return r, nil
 }
 
+// tally counts a match's finished games into its result: the score, the
+// pairs, the forfeits and the SPRT's decision, which sets r.Stopped.
+type tally struct {
+	r           *Result
+	sprt        *stats.SPRT
+	firstOfPair map[int]float64 // A's points in the pairs' first finished game
+}
+
+func newTally(r *Result, cfg *Config) *tally {
+	return &tally{r: r, sprt: cfg.SPRT, firstOfPair: map[int]float64{}}
+}
+
+// add counts one finished game.
+func (t *tally) add(rec *gameRecord) {
+	r := t.r
+	switch p := rec.pointsA(); p {
+	case 1:
+		r.Score.W++
+	case 0.5:
+		r.Score.D++
+	default:
+		r.Score.L++
+	}
+	pair := rec.spec.index / 2
+	if p, ok := t.firstOfPair[pair]; ok {
+		r.Pairs[int(math.Round(2*(p+rec.pointsA())))]++
+		delete(t.firstOfPair, pair)
+	} else {
+		t.firstOfPair[pair] = rec.pointsA()
+	}
+	for side := range 2 {
+		if rec.fault[side] != "" {
+			r.Forfeits[side][faultKind(rec.fault[side])]++
+		}
+	}
+	if t.sprt != nil {
+		r.LLR = t.sprt.LLR(r.Pairs)
+		if r.Pairs.Pairs() >= minSPRTPairs {
+			r.Decision = t.sprt.Decide(r.LLR)
+		}
+		if r.Decision != stats.Continue {
+			r.Stopped = true
+		}
+	}
+}
+
 // logForfeit writes the log line of an engine's forfeit: the game, the
 // engine and why. On a terminal it first clears the progress bar's line,
 // which the next update draws again.
@@ -453,10 +513,31 @@ func logForfeit(w io.Writer, rec *gameRecord, side int) {
 	fmt.Fprintf(w, "%smatch: game %d: engine %c loses, %s\n", clear, rec.spec.index+1, "AB"[side], rec.fault[side])
 }
 
+// The kinds of forfeit: the first words of a forfeited game's termination,
+// before its ':', and the keys of Result.Forfeits.
+const (
+	FaultStart    = "forfeit"        // the engine failed to start a game
+	FaultStalled  = "stalled"        // no answer within a node- or depth-limited search's budget
+	FaultTime     = "time forfeit"   // no answer within the clock, or the clock overstepped
+	FaultCrash    = "crash"          // the engine exited
+	FaultProtocol = "protocol error" // an answer the protocol does not allow
+	FaultIllegal  = "illegal move"   // a move the rules do not allow
+	FaultNoMove   = "no move"        // a draughts engine answered none while it had a move
+)
+
 // faultKind returns the first words of a forfeit's termination, up to ':'.
 func faultKind(t string) string {
 	kind, _, _ := strings.Cut(t, ":")
 	return kind
+}
+
+// isFault reports whether a termination is a forfeit's.
+func isFault(termination string) bool {
+	switch faultKind(termination) {
+	case FaultStart, FaultStalled, FaultTime, FaultCrash, FaultProtocol, FaultIllegal, FaultNoMove:
+		return true
+	}
+	return false
 }
 
 // progressLine is the progress bar's details: the score and the figures of

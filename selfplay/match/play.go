@@ -98,13 +98,13 @@ func (g *gameBase) ask(ctx context.Context, side int, moves []string, args strin
 	switch {
 	case errors.As(err, &timeout) && onTime != nil:
 		g.rec.faulted[side] = true
-		onTime(fmt.Sprintf("time forfeit: %s sent no bestmove within %v", name, budget.Round(time.Millisecond)))
+		onTime(fmt.Sprintf("%s: %s sent no bestmove within %v", FaultTime, name, budget.Round(time.Millisecond)))
 	case errors.As(err, &timeout):
-		g.forfeit(side, fmt.Sprintf("stalled: %s sent no bestmove within %v", name, budget.Round(time.Millisecond)))
+		g.forfeit(side, fmt.Sprintf("%s: %s sent no bestmove within %v", FaultStalled, name, budget.Round(time.Millisecond)))
 	case errors.As(err, &crash):
-		g.forfeit(side, fmt.Sprintf("crash: %s %v", name, crash))
+		g.forfeit(side, fmt.Sprintf("%s: %s %v", FaultCrash, name, crash))
 	case err != nil:
-		g.forfeit(side, fmt.Sprintf("protocol error: %s: %v", name, err))
+		g.forfeit(side, fmt.Sprintf("%s: %s: %v", FaultProtocol, name, err))
 	default:
 		return res, true, nil
 	}
@@ -139,7 +139,7 @@ func play(ctx context.Context, g rules) (*gameRecord, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			b.forfeit(side, fmt.Sprintf("forfeit: %s failed to start the game (%v)", b.names[side], err))
+			b.forfeit(side, fmt.Sprintf("%s: %s failed to start the game (%v)", FaultStart, b.names[side], err))
 			return b.rec, nil
 		}
 	}

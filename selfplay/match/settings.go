@@ -1,7 +1,9 @@
 package match
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -42,6 +44,7 @@ type Settings struct {
 	RandomPlies int    `json:"random-plies" usage:"without -openings: start each pair from this many random plies instead of the built-in lines (dama: instead of 2 to 4)"`
 	MaxPlies    int    `json:"max-plies" usage:"adjudicate a draw when a game reaches this many plies"`
 	PGN         string `json:"pgn" usage:"write the games to this PGN file (PDN for dama)"`
+	Resume      bool   `json:"resume" usage:"continue the match whose games -pgn holds (or its .partial file, left by a run that was killed): they are checked to be this match's, counted and not played again (chess only)"`
 	Concurrency int    `json:"concurrency" usage:"games played at once (each engine searches with one thread unless told otherwise)"`
 	Seed        uint64 `json:"seed" usage:"seed for the order of the openings (and random openings)"`
 
@@ -144,6 +147,12 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 	}
 	if s.MaxPlies < 0 {
 		return nil, configs.Usagef("-max-plies %d: must not be negative", s.MaxPlies)
+	}
+	if s.Resume && s.PGN == "" {
+		return nil, configs.Usagef("-resume: needs -pgn, the file of the games to continue from")
+	}
+	if s.Resume && s.Game == Dama {
+		return nil, configs.Usagef("-resume: only a chess match resumes from its games")
 	}
 	cfg := &Config{
 		Game:         s.Game,
@@ -300,6 +309,11 @@ func (s *Settings) openings(cfg *Config) error {
 // is cancelled the games finished so far are kept and the result says it
 // was interrupted; that is not an error. The caller prints the result
 // (Result.Report).
+//
+// With Resume the earlier games come from the partial file when a run left
+// one (it was killed), else from the PGN file when there is one; the
+// partial file begins with them, byte for byte, and a run that fails leaves
+// it for the next to resume from.
 func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 	cfg, err := s.Config(stderr)
 	if err != nil {
@@ -307,11 +321,18 @@ func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 	}
 	var pgnFile *os.File
 	if s.PGN != "" {
-		pgnFile, err = os.Create(PartialPGN(s.PGN))
+		partial := PartialPGN(s.PGN)
+		if s.Resume {
+			pgnFile, cfg.Earlier, err = resumePGN(s.PGN, partial)
+		} else {
+			pgnFile, err = os.Create(partial)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("-pgn %s: %w", s.PGN, err)
 		}
-		defer os.Remove(pgnFile.Name()) // after a successful rename this fails harmlessly
+		if !s.Resume {
+			defer os.Remove(partial) // after a successful rename this fails harmlessly
+		}
 		cfg.PGN = pgnFile
 	}
 	r, err := Run(ctx, cfg)
@@ -330,6 +351,45 @@ func Play(ctx context.Context, s *Settings, stderr io.Writer) (*Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// resumePGN opens the partial file of a resumed match for its new games and
+// returns the games already played: those of the partial file, which it
+// appends to, or else those of the PGN file, which it copies first.
+func resumePGN(path, partial string) (*os.File, []pgn.Game, error) {
+	src := partial
+	data, err := os.ReadFile(partial)
+	if errors.Is(err, os.ErrNotExist) {
+		src = path
+		data, err = os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			f, err := os.Create(partial)
+			return f, nil, err // nothing to resume: a new match
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	games, err := pgn.ReadGames(bytes.NewReader(data), src)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resuming: %w", err)
+	}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n\n")) {
+		return nil, nil, fmt.Errorf("resuming: %s does not end with a whole game (a blank line after its result)", src)
+	}
+	if src == partial {
+		f, err := os.OpenFile(partial, os.O_WRONLY|os.O_APPEND, 0)
+		return f, games, err
+	}
+	f, err := os.Create(partial)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, games, nil
 }
 
 // PartialPGN returns the file Play writes the games of a match to while it
