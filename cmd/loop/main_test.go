@@ -217,12 +217,13 @@ func TestShippedNetworkConfigLoads(t *testing.T) {
 	}
 	// The match, with the cycle's own arguments, is bin/match's: both
 	// engines with a network, an SPRT at a clock.
-	s, err := match.ParseArgs(networkMatchArgs("bin/engine", "n.nnue", "c.nnue", "m.pgn", c.MatchArgs), io.Discard)
+	s, err := match.ParseArgs(networkMatchArgs("bin/engine", "n.nnue", "c.nnue", "m.pgn", "cycle 1", c.MatchArgs), io.Discard)
 	if err != nil {
 		t.Fatalf("match-args %q: %v", c.MatchArgs, err)
 	}
-	if s.SPRT == (match.SPRTSetting{}) || s.TC.Base == 0 || s.AOpt.String() != "Use NNUE=true EvalFile=n.nnue" || s.BOpt.String() != "Use NNUE=true EvalFile=c.nnue" {
-		t.Errorf("match-args %q: SPRT %v, time control %q, options %q and %q", c.MatchArgs, s.SPRT, s.TC, s.AOpt, s.BOpt)
+	if s.SPRT == (match.SPRTSetting{}) || s.TC.Base == 0 || s.AOpt.String() != "Use NNUE=true EvalFile=n.nnue" || s.BOpt.String() != "Use NNUE=true EvalFile=c.nnue" ||
+		!s.Resume || s.Event != "cycle 1" {
+		t.Errorf("match-args %q: SPRT %v, time control %q, options %q and %q, resume %v, event %q", c.MatchArgs, s.SPRT, s.TC, s.AOpt, s.BOpt, s.Resume, s.Event)
 	}
 }
 

@@ -17,8 +17,9 @@ package main
 //
 // Every stage resumes: self-play continues its job, the export is redone
 // only when the self-play files changed, training continues from its last
-// checkpoint, the network's export and the match (played whole) are
-// redone, and once result.json is written only the keep-or-revert step
+// checkpoint, the network's export is redone, the match continues from the
+// games in match.pgn (or match.pgn.partial) that the same two networks
+// played, and once result.json is written only the keep-or-revert step
 // remains, which is idempotent.
 
 import (
@@ -104,11 +105,14 @@ func nextCycle(work string) (int, error) {
 
 // networkMatchArgs is the bin/match command line (without "bin/match")
 // that plays engine with the network next, as "next", against engine with
-// the network current, as "current", writing the games to pgn; extra (the
-// config's match-args) follows.
-func networkMatchArgs(engine, next, current, pgn string, extra []string) []string {
+// the network current, as "current", writing the games to pgn and resuming
+// from those already there; extra (the config's match-args) follows. The
+// Event tag, event, names the networks, so that a resumed match counts only
+// the games of the same two.
+func networkMatchArgs(engine, next, current, pgn, event string, extra []string) []string {
 	args := []string{"-a", engine, "-a-name", "next", "-a-opt", "Use NNUE=true", "-a-opt", "EvalFile=" + next,
-		"-b", engine, "-b-name", "current", "-b-opt", "Use NNUE=true", "-b-opt", "EvalFile=" + current, "-pgn", pgn}
+		"-b", engine, "-b-name", "current", "-b-opt", "Use NNUE=true", "-b-opt", "EvalFile=" + current,
+		"-pgn", pgn, "-resume", "-event", event}
 	return append(args, extra...)
 }
 
@@ -302,8 +306,9 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	}
 
 	// 5. The match: the next network against the current one.
+	event := fmt.Sprintf("chessforge loop cycle %d: network %s (next) vs %s (current)", n, trained.ID, baseID)
 	res, err := s.match("match: the next network against the current one",
-		networkMatchArgs("bin/engine", next, base, in("match.pgn"), cfg.MatchArgs), stdout, stderr)
+		networkMatchArgs("bin/engine", next, base, in("match.pgn"), event, cfg.MatchArgs), stdout, stderr)
 	if err != nil {
 		return cycleResult{}, err
 	}

@@ -119,8 +119,9 @@ func readResult(t *testing.T, n int) cycleResult {
 var summaryLine = regexp.MustCompile(`(?m)^loop: cycle (\d): Elo gain (.+) \((H1 accepted|H0 accepted|undecided)\), new network ([0-9a-f]{16}) (kept|reverted|kept and promoted to the embedded default), (\d+) positions, \d+(ms|s|m\d+s)$`)
 
 // TestNetworkCycleEndToEnd runs the network cycle at a tiny size with the
-// real binaries and trainer: cycle 1 interrupted at its match and resumed
-// (self-play and export skipped, training resumed), its real two-game
+// real binaries and trainer: cycle 1 interrupted after the first game of
+// its match and resumed (self-play and export skipped, training resumed,
+// the match's first game counted, not played again), its real two-game
 // match reverting the new network; cycle 2 kept (a match seam accepting
 // H1) and promoted; cycle 3, trained from the kept network's checkpoint,
 // reverted (H0); and a cycle interrupted after its match's decision only
@@ -135,9 +136,17 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	}
 	interrupted := errors.New("interrupted")
 
-	// Cycle 1, interrupted at its match: nothing kept, nothing finished.
+	// Cycle 1, interrupted after its match's first game: nothing kept,
+	// nothing finished.
 	var out, progress bytes.Buffer
-	err := runNetwork(cfg, &out, &progress, seams{run: recordRun, match: fakeMatch(t, stats.AcceptH1, interrupted)})
+	oneGame := func(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+		fakeMatch(t, stats.AcceptH1, nil)(name, args, io.Discard, io.Discard) // checks the command line
+		if _, err := stage.PlayMatch(name, append(args, "-games", "1"), stdout, stderr); err != nil {
+			return nil, err
+		}
+		return nil, interrupted
+	}
+	err := runNetwork(cfg, &out, &progress, seams{run: recordRun, match: oneGame})
 	if !errors.Is(err, interrupted) {
 		t.Fatalf("error %v, want the match's\n%s\n%s", err, out.String(), progress.String())
 	}
@@ -167,7 +176,7 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	resumed := out.String()
 	for _, want := range []string{"export to NumPy: skipped, the self-play files are those of work/npy", "resumed from work/cycle-0001/train/epoch-0001.pt (epoch 1)",
 		"match: the next network against the current one: bin/match -a bin/engine -a-name next -a-opt 'Use NNUE=true' -a-opt EvalFile=work/cycle-0001/next.nnue -b bin/engine -b-name current",
-		"\nmatch: next vs current: "} {
+		"\nResumed:     1 of the games were played by an earlier run\n", "\nGames:       2 of 2 in ", "\nmatch: next vs current: "} {
 		if !strings.Contains(resumed, want) {
 			t.Errorf("the resumed cycle 1 does not say %q:\n%s", want, resumed)
 		}
