@@ -385,10 +385,13 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		write = writePDN
 	}
 	pending := map[int]*gameRecord{}
-	nextPGN := 0
-	for nextPGN < cfg.Games && done[nextPGN] {
-		nextPGN++
+	nextPGN := 0 // the first game not yet written, nor resumed
+	skipDone := func() {
+		for nextPGN < cfg.Games && done[nextPGN] {
+			nextPGN++
+		}
 	}
+	skipDone()
 	var fatal error
 
 	for o := range out {
@@ -414,8 +417,8 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 					cancel()
 				}
 				delete(pending, nextPGN)
-				for nextPGN++; nextPGN < cfg.Games && done[nextPGN]; nextPGN++ {
-				}
+				nextPGN++
+				skipDone()
 			}
 		}
 		if r.Stopped {
