@@ -378,7 +378,8 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	bar := progress.New(cfg.Progress, int64(cfg.Games), "match",
 		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, Unit: "games", Elapsed: true, EndLine: true})
 	if r.Resumed > 0 {
-		bar.Update(int64(r.Score.Games()), progressLine(r))
+		bar.StartAt(int64(r.Resumed)) // counted, but not in the rate of this run's games
+		bar.Describe(progressLine(r))
 	}
 	write := writePGN
 	if cfg.dama() {
