@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,19 +30,15 @@ func playFile(t *testing.T, args ...string) (*Result, error) {
 // firstGames returns the text of the first n games of a PGN file's text.
 func firstGames(t *testing.T, text string, n int) string {
 	t.Helper()
-	starts := []int{}
-	for i := 0; i >= 0; {
-		starts = append(starts, i)
-		j := strings.Index(text[i+1:], "\n[Event ")
+	end := 0 // where game k+1 begins, after k steps
+	for k := range n {
+		j := strings.Index(text[end+1:], "\n[Event ")
 		if j < 0 {
-			break
+			t.Fatalf("the PGN has %d games, not more than %d", k+1, n)
 		}
-		i += j + 2
+		end += j + 2
 	}
-	if n >= len(starts) {
-		t.Fatalf("the PGN has %d games, not more than %d", len(starts), n)
-	}
-	return text[:starts[n]]
+	return text[:end]
 }
 
 // byRound reads a PGN file's games back, keyed by their Round tag, each
@@ -120,7 +117,7 @@ func TestResumedMatchEqualsAWholeOne(t *testing.T) {
 			}
 			var report bytes.Buffer
 			r.Report(&report)
-			if !strings.Contains(report.String(), "Resumed:     "+string(rune('0'+c.played))+" of the games") {
+			if !strings.Contains(report.String(), "Resumed:     "+strconv.Itoa(c.played)+" of the games") {
 				t.Errorf("the report does not say how many games were resumed:\n%s", report.String())
 			}
 		})
