@@ -112,7 +112,7 @@ loop: build
 # The network cycle of the loop: self-play with the current network
 # (data/loop-nnue/current.nnue, at first the embedded one), train the next
 # one on every cycle's positions (by default from scratch, as the embedded
-# network was: 3 to 5 hours a cycle on 2 cores), SPRT match next against
+# network was: 4 to 6 hours a cycle on 2 cores), SPRT match next against
 # current; keeps or reverts. Rerun to resume an interrupted cycle or start the next;
 # configs/loop-nnue.json sets each stage's arguments ("promote": true makes
 # a kept network the embedded default).
