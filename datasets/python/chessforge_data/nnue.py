@@ -314,6 +314,33 @@ def read_net(path):
     return q, prov, digest.hex()[:16]
 
 
+def network_scores(path):
+    """A network file's evaluation of chess rows: (a function of a chunk
+    of rows, their ``packed`` and ``scalars``, giving each one's score in
+    centipawns from White's point of view; the network's id). It runs the
+    float model of the file's weights (:func:`dequantize`), whose scores
+    differ from the engine's integer ones by its rounding only, a
+    centipawn or two, and without the engine's endgame knowledge
+    (``eval.Endgame``)."""
+    q, _, net_id = read_net(path)
+    model = Net(buckets=len(q["b2"]))
+    model.load_state_dict(dequantize(q))
+    model.eval()
+    lay = layout.CHESS
+
+    def scores(rows):
+        packed, scalars = rows["packed"], rows["scalars"]
+        black = lay.black_to_move(scalars)
+        if black.any():
+            packed, scalars = lay.mirror(packed, scalars, black)
+        planes = torch.from_numpy(lay.unpack(packed, scalars))
+        with torch.no_grad():
+            v = model(*batch_features(planes, q["mirror"])).double().numpy() * SCALE
+        return np.where(black, -v, v)
+
+    return scores, net_id
+
+
 def dequantize(q):
     """The float state dict whose :func:`quantize` is ``q`` (each weight
     its integer divided by its scale; quantizing it again gives ``q``
@@ -656,6 +683,8 @@ def main(argv=None):
                    help="use rows whose pieces other than pawns and kings are worth at most this many pawns "
                         "(N, B 3, R 5, Q 9; 0: all rows)")
     c.add_argument("--every", type=int, default=1, help="read every Nth unit (export shard) only")
+    c.add_argument("--network", help="fit this network file's own score of each position instead of the "
+                                     "recorded search score")
     args = p.parse_args(argv)
     args.command = "chessforge-nnue " + " ".join(argv)
     try:
@@ -665,7 +694,12 @@ def main(argv=None):
         elif args.cmd == "export":
             print(f"wrote {args.out}: network {export(args.checkpoint, args.out)}")
         elif args.cmd == "pawnscale":
-            for line in pawnscale.report(args.data, args.min_score, args.max_score, args.max_material, args.every):
+            network, scorer = None, ""
+            if args.network:
+                network, net_id = network_scores(args.network)
+                scorer = f" (network {net_id}'s)"
+            for line in pawnscale.report(args.data, args.min_score, args.max_score, args.max_material, args.every,
+                                         network=network, scorer=scorer):
                 print(line)
         else:
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")

@@ -10,6 +10,12 @@ counted as 4), it fits the game result of that side to
 ``K_4 / K_n``: the fraction of a score with four or more pawns that the same
 score with n pawns is worth.
 
+With a network (``--network FILE``) the score fitted is that network's own
+evaluation of each position instead of the recorded search score: the
+scale such a network's raw scores need. A search score already carries
+the table the engine played with, so a network trained on such scores has
+part of the scale in it, and its table is to be fitted to its own scores.
+
 ``chessforge-nnue pawnscale DATA...`` prints the fit (see :func:`main`).
 """
 
@@ -32,13 +38,17 @@ def _counts(packed):
     return _POPCOUNT[packed[:, :12, :]].sum(axis=2)
 
 
-def read(paths, min_score=50, max_score=1500, max_material=0, every=1):
+def read(paths, min_score=50, max_score=1500, max_material=0, every=1, network=None):
     """The rows of the dataset (one path or a list) that the fit uses: the
     score of the side ahead (float64), its result (1, 0.5, 0) and its pawns
     (0 to 4), as three arrays. A row is used when ``min_score <= |score| <=
     max_score`` and, with ``max_material`` > 0, the pieces other than pawns
     and kings of both sides are worth at most that many pawns (knight and
-    bishop 3, rook 5, queen 9). ``every`` reads every Nth unit only."""
+    bishop 3, rook 5, queen 9). ``every`` reads every Nth unit only.
+    ``network``, when given, scores the rows in place of their search
+    score: a function of a chunk of rows (their ``packed`` and ``scalars``)
+    giving each one's score in centipawns from White's point of view, such
+    as :func:`chessforge_data.nnue.network_scores`'s."""
     src = open_source(paths)
     if src.layout is not layout.CHESS:
         raise ValueError(f"{paths}: a {src.layout.game} dataset; pawnscale measures chess positions")
@@ -46,8 +56,9 @@ def read(paths, min_score=50, max_score=1500, max_material=0, every=1):
         raise ValueError(f"every {every}: want at least 1")
     scores, results, pawns = [], [], []
     for unit in src.units[::every]:
-        for chunk in src.read(unit, 65536):
-            score = chunk["score_cp"].astype(np.int64)
+        # A network's planes take 4.6 KB a row: smaller chunks for it.
+        for chunk in src.read(unit, 65536 if network is None else 8192):
+            score = (chunk["score_cp"] if network is None else np.rint(network(chunk))).astype(np.int64)
             ahead = np.abs(score)
             counts = _counts(chunk["packed"])
             keep = (ahead >= min_score) & (ahead <= max_score)
@@ -102,11 +113,12 @@ def measure(score, result, pawns, min_rows=1000):
     return [(rows, k, None if k is None else ref / k) for rows, k in fits]
 
 
-def report(paths, min_score=50, max_score=1500, max_material=0, every=1, min_rows=1000):
-    """The fit of a dataset as printable lines."""
-    score, result, pawns = read(paths, min_score, max_score, max_material, every)
+def report(paths, min_score=50, max_score=1500, max_material=0, every=1, min_rows=1000, network=None, scorer=""):
+    """The fit of a dataset as printable lines; ``network`` as for
+    :func:`read`, named in the first line by ``scorer``."""
+    score, result, pawns = read(paths, min_score, max_score, max_material, every, network)
     fits = measure(score, result, pawns, min_rows)
-    lines = [f"{len(score)} positions with the side ahead's score in [{min_score}, {max_score}]"
+    lines = [f"{len(score)} positions with the side ahead's score{scorer} in [{min_score}, {max_score}]"
              + (f", other pieces worth at most {max_material}" if max_material > 0 else "")
              + ": its result fitted to sigmoid(score/K)"]
     for n, (rows, k, scale) in enumerate(fits):

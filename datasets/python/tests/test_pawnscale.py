@@ -10,15 +10,17 @@ import numpy as np
 
 import fixture
 from chessforge_data import nnue, pawnscale
+from chessforge_data.sources import open_source
 
 VALUES = {"n": 3, "b": 3, "r": 5, "q": 9}
 
 
-def from_fens(cols, min_score, max_score, max_material=0):
+def from_fens(cols, min_score, max_score, max_material=0, scores=None):
     """What pawnscale.read should give, from the FENs: the side ahead's
-    score, result and pawns (at most 4)."""
+    score, result and pawns (at most 4); ``scores`` in place of the
+    recorded ones."""
     score, result, pawns = [], [], []
-    for fen, s, r in zip(cols["fen"], cols["score_cp"], cols["result"]):
+    for fen, s, r in zip(cols["fen"], cols["score_cp"] if scores is None else scores, cols["result"]):
         board = fen.split()[0]
         if not min_score <= abs(int(s)) <= max_score:
             continue
@@ -47,6 +49,33 @@ class PawnScale(unittest.TestCase):
         # Every other unit: fewer rows, a subset.
         half = pawnscale.read(self.npy, 1, 100000, every=2)
         self.assertLess(len(half[0]), len(pawnscale.read(self.npy, 1, 100000)[0]))
+
+    def test_a_network_scores_each_position_as_the_engine_does(self):
+        path = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        scores, net_id = nnue.network_scores(path)
+        q, _, want_id = nnue.read_net(path)
+        self.assertEqual(net_id, want_id)
+        src = open_source(self.npy)
+        got = np.concatenate([scores(c) for u in src.units for c in src.read(u, 1000)])
+        want = []
+        for fen in self.cols["fen"]:
+            v = nnue.quantized_eval(q, *nnue.fen_features(fen, q["mirror"]))
+            want.append(v if fen.split()[1] == "w" else -v)
+        want = np.array(want)
+        self.assertEqual(len(got), len(want))
+        # The float model differs from the integer forward pass by rounding alone
+        # (at most 1.02 centipawns on the fixture's 4,745 positions).
+        self.assertLessEqual(np.abs(got - want).max(), 2)
+        self.assertGreater(np.abs(want).mean(), 50)
+        # read fits those scores in place of the search's.
+        lo, hi = 50, 1500
+        rows = pawnscale.read(self.npy, lo, hi, network=scores)
+        expect = from_fens(self.cols, lo, hi, scores=np.rint(got).astype(np.int64))
+        for g, w, name in zip(rows, expect, ("score", "result", "pawns")):
+            np.testing.assert_array_equal(g, w, err_msg=name)
+        self.assertGreater(len(rows[0]), 100)
+        searched = pawnscale.read(self.npy, lo, hi)[0]
+        self.assertFalse(len(searched) == len(rows[0]) and (searched == rows[0]).all())
 
     def test_the_fit_recovers_a_known_k(self):
         rng = np.random.default_rng(7)
@@ -83,6 +112,17 @@ class PawnScale(unittest.TestCase):
                                    f"its result fitted to sigmoid(score/K)")
         self.assertEqual([l.split(":")[0] for l in lines[1:]], ["0 pawns", "1 pawn", "2 pawns", "3 pawns", "4+ pawns"])
         self.assertTrue(lines[-1].endswith("scale 1.00 (128/128)"), lines[-1])
+        net = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            rc = nnue.main(["pawnscale", self.npy, "--network", net])
+        self.assertEqual(rc, 0)
+        net_id = nnue.read_net(net)[2]
+        self.assertRegex(out.getvalue().splitlines()[0],
+                         rf"^\d+ positions with the side ahead's score \(network {net_id}'s\) in \[50, 1500\]: ")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["pawnscale", self.npy, "--network", os.path.join(self.npy, "manifest.json")])
+        self.assertEqual(rc, 1)
+        self.assertIn(f"chessforge-nnue: {os.path.join(self.npy, 'manifest.json')}: wrong magic", err.getvalue())
         dama = os.path.join(fixture.dama_directory(), "npy")
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
             rc = nnue.main(["pawnscale", dama])
