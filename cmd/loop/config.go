@@ -40,6 +40,8 @@ type Config struct {
 	TrainArgs        []string `json:"train-args" usage:"nnue: chessforge-nnue train arguments (besides DATA, --out, --init, --resume), space-separated"`
 	TrainData        []string `json:"train-data" usage:"nnue: further datasets trained on beside every cycle's positions (NumPy exports or Parquet, e.g. an earlier network's self-play), space-separated"`
 	TrainFromScratch bool     `json:"train-from-scratch" usage:"nnue: train each network from random weights, not from the current network's"`
+	FitPawnScale     bool     `json:"fit-pawn-scale" usage:"nnue: fit the new network's pawn table to its own scores of the training positions (chessforge-nnue pawnscale --write); false: it keeps the table the export gives it"`
+	PawnScaleArgs    []string `json:"pawn-scale-args" usage:"nnue: chessforge-nnue pawnscale arguments (besides DATA, --network, --write), space-separated"`
 	NetworkFile      string   `json:"network-file" usage:"nnue: the embedded network's file: the first cycle's current network, and where -promote copies a kept one"`
 	Promote          bool     `json:"promote" usage:"nnue: copy a kept network to network-file and rebuild the binaries (make build): it becomes the embedded default"`
 }
@@ -47,7 +49,7 @@ type Config struct {
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
 	return Config{Game: match.Chess, Cycle: cycleTexel, WorkDir: "data/loop", WeightsFile: chessWeights, KeepIfUndecided: true,
-		Cycles: 1, Seed: 1, PythonEnv: ".venv", NetworkFile: "engine/nnue/default.nnue"}
+		Cycles: 1, Seed: 1, PythonEnv: ".venv", FitPawnScale: true, NetworkFile: "engine/nnue/default.nnue"}
 }
 
 // chessWeights is the chess evaluation's generated tables, the default

@@ -10,7 +10,8 @@ package main
 //	  base.nnue, base.pt   the current network when the cycle began
 //	  selfplay/, selfplay.pgn   self-play with base.nnue (seed + N - 1)
 //	  train/               the training run, from base (epoch-NNNN.pt)
-//	  next.nnue            its epoch with the lowest validation loss
+//	  next.nnue            its epoch with the lowest validation loss, with
+//	                       the pawn table fitted to its own scores
 //	  match.pgn            next.nnue against base.nnue
 //	  result.json          the match's outcome and the decision
 //	  summary.txt          the summary line: the cycle is finished
@@ -296,6 +297,16 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	trained, err := stage.ExportBest(stdout, stderr, trainer, python, trainDir, next)
 	if err != nil {
 		return cycleResult{}, err
+	}
+	// Its pawn table, fitted to its own scores of the positions it was
+	// trained on: the search scores carry the table of the network that
+	// played, which the new network has partly learnt.
+	if cfg.FitPawnScale {
+		if trained.ID, err = stage.FitPawnScale(stdout, stderr, trainer, next, append([]string{npy}, cfg.TrainData...), cfg.PawnScaleArgs); err != nil {
+			return cycleResult{}, err
+		}
+	} else {
+		stage.Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
 	}
 	// The engine must play with both networks, not fall back on the
 	// hand-crafted evaluation, for the match to mean anything.

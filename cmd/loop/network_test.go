@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"chessforge/cmd/internal/stage"
+	"chessforge/engine/nnue"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 )
@@ -57,7 +59,8 @@ func networkRoot(t *testing.T) string {
 
 // tinyNetworkConfig is a network cycle of a few seconds: 6 self-play games
 // a cycle, exported in shards of 150 rows (so that some are held out for
-// validation), one epoch of training on one CPU thread, a match of two
+// validation), one epoch of training on one CPU thread, the pawn table
+// fitted to every scored position (a count needs one row), a match of two
 // games at 300 nodes.
 func tinyNetworkConfig() Config {
 	c := defaultConfig()
@@ -65,6 +68,7 @@ func tinyNetworkConfig() Config {
 	c.SelfplayArgs = []string{"-games", "6", "-nodes", "200", "-workers", "2", "-quiet"}
 	c.ExportArgs = []string{"-shard-rows", "150", "-quiet"}
 	c.TrainArgs = []string{"--epochs", "1", "--batch-size", "128", "--threads", "1", "--progress", "0"}
+	c.PawnScaleArgs = []string{"--min-score", "1", "--min-rows", "1"}
 	c.MatchArgs = []string{"-games", "2", "-tc", "nodes=300", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	return c
 }
@@ -153,7 +157,9 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	first := out.String()
 	for _, want := range []string{"loop: the first current network is default.nnue (network ", "\n== self-play: done in ",
 		"\n== export to NumPy: done in ", "starting from work/cycle-0001/base.nnue\n", "starting network: val loss ", "\n== train: done in ",
-		"\n== export epoch 1 (lowest validation loss of 1, ", "; the starting network's "} {
+		"\n== export epoch 1 (lowest validation loss of 1, ", "; the starting network's ",
+		" pawn table: venv/bin/chessforge-nnue pawnscale work/npy --network work/cycle-0001/next.nnue --write --min-score 1 --min-rows 1\n",
+		"\npawn table ", "\n== pawn table: done in "} {
 		if !strings.Contains(first, want) {
 			t.Errorf("cycle 1's first run does not say %q:\n%s", want, first)
 		}
@@ -191,6 +197,15 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	r1 := readResult(t, 1)
 	if !same(t, "work/current.nnue", "default.nnue") || r1.Kept || r1.Next != m[4] || r1.Current == r1.Next {
 		t.Errorf("cycle 1 reverted but the current network changed, or its result %+v", r1)
+	}
+	// The new network is the file with its fitted table, as the fit printed it.
+	next, err := nnue.LoadFile("work/cycle-0001/next.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := regexp.MustCompile(`\npawn table (\d+( \d+)*)\n`).FindAllStringSubmatch(first+resumed, -1)
+	if next.ID() != r1.Next || len(table) != 2 || table[0][1] != table[1][1] || table[1][1] != strings.Trim(fmt.Sprint(next.PawnScale()), "[]") {
+		t.Errorf("next.nnue: network %s, table %v; the result's %s, the fits' %q", next.ID(), next.PawnScale(), r1.Next, table)
 	}
 	if _, err := os.Stat("work/current.pt"); err == nil {
 		t.Error("a reverted network's checkpoint became the current one")

@@ -16,17 +16,19 @@ const defaultConfigFile = "configs/nnue.json"
 // (configs/nnue.json) and its flag (see package configs); defaultConfig
 // gives the defaults.
 type Config struct {
-	WorkDir      string   `json:"work-dir" usage:"directory of the recipe's data, kept between runs so that each stage resumes"`
-	PythonEnv    string   `json:"python-env" usage:"virtual environment with chessforge-nnue (made from datasets/python when missing)"`
-	SelfplayArgs []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn, -resume), space-separated"`
-	ExportArgs   []string `json:"export-args" usage:"bin/dataset export arguments (besides -format npy, the data, -out), space-separated"`
-	TrainArgs    []string `json:"train-args" usage:"chessforge-nnue train arguments (besides DATA, --out, --resume), space-separated"`
-	MatchArgs    []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
+	WorkDir       string   `json:"work-dir" usage:"directory of the recipe's data, kept between runs so that each stage resumes"`
+	PythonEnv     string   `json:"python-env" usage:"virtual environment with chessforge-nnue (made from datasets/python when missing)"`
+	SelfplayArgs  []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn, -resume), space-separated"`
+	ExportArgs    []string `json:"export-args" usage:"bin/dataset export arguments (besides -format npy, the data, -out), space-separated"`
+	TrainArgs     []string `json:"train-args" usage:"chessforge-nnue train arguments (besides DATA, --out, --resume), space-separated"`
+	FitPawnScale  bool     `json:"fit-pawn-scale" usage:"fit the network's pawn table to its own scores of the training positions (chessforge-nnue pawnscale --write); false: it keeps the table the export gives it"`
+	PawnScaleArgs []string `json:"pawn-scale-args" usage:"chessforge-nnue pawnscale arguments (besides DATA, --network, --write), space-separated"`
+	MatchArgs     []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
 }
 
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
-	return Config{WorkDir: "data/nnue-recipe", PythonEnv: ".venv"}
+	return Config{WorkDir: "data/nnue-recipe", PythonEnv: ".venv", FitPawnScale: true}
 }
 
 // validate reports a setting that cannot be used.
@@ -46,7 +48,7 @@ func (c *Config) validate() error {
 // config file is a *configs.UsageError.
 func parseArgs(args []string, stdout io.Writer) (Config, error) {
 	c := defaultConfig()
-	if err := configs.ParseCommand("nnue", "Runs the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork, match it against the hand-crafted evaluation. Each stage resumes or skips\nwhat an earlier run made.", defaultConfigFile, &c, args, stdout); err != nil {
+	if err := configs.ParseCommand("nnue", "Runs the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork and fit its pawn table, match it against the hand-crafted evaluation. Each stage resumes or skips\nwhat an earlier run made.", defaultConfigFile, &c, args, stdout); err != nil {
 		return c, err
 	}
 	if err := c.validate(); err != nil {

@@ -2,8 +2,9 @@
 // engine plays with, and proves it in a match: self-play with the current
 // engine, export the positions to NumPy, train with chessforge-nnue (the
 // Python package in datasets/python), export the checkpoint with the lowest
-// validation loss to the engine's network format, and match the network
-// against the hand-crafted evaluation with SPRT. `make nnue` runs it with
+// validation loss to the engine's network format with the pawn table fitted
+// to its own scores, and match the network against the hand-crafted
+// evaluation with SPRT. `make nnue` runs it with
 // configs/nnue.json.
 //
 // Every stage keeps its output in the work directory and resumes from it:
@@ -104,6 +105,15 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	trained, err := stage.ExportBest(stdout, stderr, trainer, python, trainDir, net)
 	if err != nil {
 		return err
+	}
+	// Its pawn table, fitted to its own scores of the positions it was
+	// trained on.
+	if cfg.FitPawnScale {
+		if trained.ID, err = stage.FitPawnScale(stdout, stderr, trainer, net, []string{npy}, cfg.PawnScaleArgs); err != nil {
+			return err
+		}
+	} else {
+		stage.Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
 	}
 
 	// The engine must play with this network, not fall back on the

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"fmt"
 	"testing"
 
 	"chessforge/engine/board"
@@ -10,8 +9,7 @@ import (
 // Endgame's drive and drawish-material scales leave positions with pawns
 // on both sides alone, scale drawish material as Evaluate does, give
 // nothing for a rook pawn, alone or with the wrong bishop, against a king
-// in its corner, and add the mate drive against a lone king; Endgame then
-// scales by the favoured side's pawns.
+// in its corner, and add the mate drive against a lone king.
 func TestEndgame(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
@@ -41,8 +39,8 @@ func TestEndgame(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s (%s): drive and scales of %d: %d, want %d", c.name, c.fen, c.v, got, c.want)
 		}
-		if e, want := Endgame(p, c.v), scaleByPawns(p, c.want); e != want {
-			t.Errorf("%s (%s): Endgame(%d) = %d, want %d scaled by the pawns, %d", c.name, c.fen, c.v, e, c.want, want)
+		if e := Endgame(p, c.v); e != c.want {
+			t.Errorf("%s (%s): Endgame(%d) = %d, want %d", c.name, c.fen, c.v, e, c.want)
 		}
 	}
 	// The wrong bishop is known to Evaluate too.
@@ -75,39 +73,5 @@ func TestEndgameMateDrive(t *testing.T) {
 	}
 	if got := endgame(mustFEN(t, "3k4/8/8/8/8/8/8/Q3K3 b - - 0 1"), -1000) + 1000; got != -edge {
 		t.Errorf("KQK with the lone king to move: drive %d, want %d", got, -edge)
-	}
-}
-
-// A score is scaled by the pawns of the side it favours, whichever side is
-// to move: fewer pawns, less of it; four or more, all of it.
-func TestScaleByPawns(t *testing.T) {
-	for i := 1; i < len(pawnScale); i++ {
-		if pawnScale[i] < pawnScale[i-1] || pawnScale[i] > ScaleNormal {
-			t.Fatalf("pawnScale %v: want non-decreasing, at most %d", pawnScale, ScaleNormal)
-		}
-	}
-	// White: one pawn (a2); Black: five.
-	const fen = "4k3/ppppp3/8/8/8/8/P7/4K2R %s - - 0 1"
-	for _, c := range []struct {
-		stm       string
-		v, want   int
-		favourite string
-	}{
-		{"w", 400, 400 * pawnScale[1] / ScaleNormal, "White, to move, one pawn"},
-		{"w", -400, -400 * pawnScale[4] / ScaleNormal, "Black, not to move, five pawns"},
-		{"b", -400, -400 * pawnScale[1] / ScaleNormal, "White, not to move, one pawn"},
-		{"b", 400, 400 * pawnScale[4] / ScaleNormal, "Black, to move, five pawns"},
-		{"w", 0, 0, "nobody"},
-	} {
-		if got := scaleByPawns(mustFEN(t, fmt.Sprintf(fen, c.stm)), c.v); got != c.want {
-			t.Errorf("%s to move, score %d favouring %s: %d, want %d", c.stm, c.v, c.favourite, got, c.want)
-		}
-	}
-	for n, fen := range []string{"4k3/pppp4/8/8/8/8/8/4K2R w - - 0 1", "4k3/pppp4/8/8/8/8/P7/4K2R w - - 0 1",
-		"4k3/pppp4/8/8/8/8/PP6/4K2R w - - 0 1", "4k3/pppp4/8/8/8/8/PPP5/4K2R w - - 0 1",
-		"4k3/pppp4/8/8/8/8/PPPP4/4K2R w - - 0 1", "4k3/pppp4/8/8/8/8/PPPPPPPP/4K2R w - - 0 1"} {
-		if got, want := scaleByPawns(mustFEN(t, fen), 1000), 1000*pawnScale[min(n, 4)]/ScaleNormal; got != want {
-			t.Errorf("%s: %d, want %d", fen, got, want)
-		}
 	}
 }

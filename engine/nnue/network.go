@@ -14,7 +14,7 @@ import (
 )
 
 // The architecture and quantization this package implements (format
-// version 2; version 1 files are read too).
+// version 3; versions 1 and 2 are read too).
 const (
 	Inputs = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
 	Hidden = 256 // accumulator width per perspective
@@ -39,8 +39,10 @@ const (
 	Scale = 400 // output-to-centipawn factor
 
 	// Version is the file format version this package writes; it reads
-	// it and version 1 (whose header has no feature set).
-	Version = 2
+	// it, version 2 (whose payload has no pawn table: the engine gives it
+	// legacyPawnScale) and version 1 (whose header has no feature set
+	// either).
+	Version = 3
 
 	// MaxW1 bounds |W1| and |B1|, MaxW2 bounds |W2| (the trainer clips
 	// the float weights to ±1.98): within them no accumulator overflows
@@ -86,14 +88,24 @@ type Network struct {
 	// maps a piece count (0–64) to its bucket.
 	outputs  int
 	bucketOf [65]uint8
+	// pawnScale is the pawn table (see PawnScale).
+	pawnScale [PawnGroups]int
 }
 
 // ValidOutputs reports whether a network may have k output buckets: 1, 2, 4
 // or 8.
 func ValidOutputs(k int) bool { return k == 1 || k == 2 || k == 4 || k == 8 }
 
-// payloadSize is the size of the weights of a network with k outputs.
-func payloadSize(k int) int { return Inputs*Hidden*2 + Hidden*2 + k*(2*Hidden*2+4) }
+// payloadSize is the size of the payload of a network with k outputs in a
+// file of the given format version: the weights, then (from version 3) the
+// pawn table.
+func payloadSize(k int, version uint32) int {
+	size := Inputs*Hidden*2 + Hidden*2 + k*(2*Hidden*2+4)
+	if version >= 3 {
+		size += PawnGroups * 2
+	}
+	return size
+}
 
 // SetOutputs sets the number of output buckets of a network built in memory
 // (1, 2, 4 or 8; other numbers panic): buckets from k on are cleared.
@@ -209,8 +221,9 @@ func Parse(data []byte, name string) (*Network, error) {
 	if len(data) < size {
 		return nil, formatErr(name, "truncated header: expected at least %d bytes, got %d", size, len(data))
 	}
-	if v := u32(4); v != 1 && v != Version {
-		return nil, formatErr(name, "unsupported format version %d (this engine reads versions 1 and %d)", v, Version)
+	version := u32(4)
+	if version < 1 || version > Version {
+		return nil, formatErr(name, "unsupported format version %d (this engine reads versions 1 to %d)", version, Version)
 	}
 	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
 	if arch[0] != Inputs || arch[1] != Hidden || arch[3] != ActivationSCReLU || !ValidOutputs(int(arch[2])) {
@@ -218,7 +231,7 @@ func Parse(data []byte, name string) (*Network, error) {
 			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, ActivationSCReLU)
 	}
 	outputs := int(arch[2])
-	at := 24 // after the architecture: the feature set (version 2), then the quantization
+	at := 24 // after the architecture: the feature set (from version 2), then the quantization
 	features := uint32(FeaturesPlain)
 	if size == headerSize {
 		features = u32(at)
@@ -239,7 +252,7 @@ func Parse(data []byte, name string) (*Network, error) {
 	if provLen > maxProvenance {
 		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
 	}
-	total := size + int(provLen) + payloadSize(outputs)
+	total := size + int(provLen) + payloadSize(outputs, version)
 	if len(data) < total {
 		return nil, formatErr(name, "truncated: expected %d bytes, got %d", total, len(data))
 	}
@@ -281,6 +294,16 @@ func Parse(data []byte, name string) (*Network, error) {
 	if err := n.checkRanges(); err != nil {
 		return nil, formatErr(name, "%v", err)
 	}
+	n.pawnScale = legacyPawnScale
+	if version >= 3 {
+		for i := range n.pawnScale {
+			n.pawnScale[i] = int(binary.LittleEndian.Uint16(payload[off:]))
+			off += 2
+		}
+		if err := checkPawnScale(n.pawnScale); err != nil {
+			return nil, formatErr(name, "%v", err)
+		}
+	}
 	return n, nil
 }
 
@@ -308,9 +331,10 @@ func (n *Network) checkRanges() error {
 	return nil
 }
 
-// payload returns the weights as the file stores them.
+// payload returns the weights and the pawn table as a file of this
+// version stores them.
 func (n *Network) payload() []byte {
-	b := make([]byte, 0, payloadSize(n.outputs))
+	b := make([]byte, 0, payloadSize(n.outputs, Version))
 	for i := range n.W1 {
 		for _, w := range n.W1[i] {
 			b = binary.LittleEndian.AppendUint16(b, uint16(w))
@@ -327,21 +351,28 @@ func (n *Network) payload() []byte {
 	for k := range n.outputs {
 		b = binary.LittleEndian.AppendUint32(b, uint32(n.B2[k]))
 	}
+	for _, s := range n.pawnScale {
+		b = binary.LittleEndian.AppendUint16(b, uint16(s))
+	}
 	return b
 }
 
-// Seal computes the network's hash from its weights; call it after setting
-// the weights of a Network built in memory, before using ID or Write.
+// Seal computes the network's hash from its weights and pawn table; call it
+// after setting the weights of a Network built in memory, before using ID.
 func (n *Network) Seal() { n.hash = sha256.Sum256(n.payload()) }
 
 // Write writes the network in the file format, with its Provenance, to w,
-// and sets its hash to the payload's. Weights beyond MaxW1 or MaxW2 are an
-// error: no engine would read the file.
+// and sets its hash to the payload's. Weights beyond MaxW1 or MaxW2, or a
+// pawn table SetPawnScale would refuse, are an error: no engine would read
+// the file.
 func (n *Network) Write(w io.Writer) error {
 	if !ValidOutputs(n.outputs) {
 		return fmt.Errorf("nnue: %d output buckets, want 1, 2, 4 or 8 (SetOutputs)", n.outputs)
 	}
 	if err := n.checkRanges(); err != nil {
+		return fmt.Errorf("nnue: %w", err)
+	}
+	if err := checkPawnScale(n.pawnScale); err != nil {
 		return fmt.Errorf("nnue: %w", err)
 	}
 	payload := n.payload()

@@ -446,7 +446,7 @@ func TestFileRoundTrip(t *testing.T) {
 		n := Random(3, outputs)
 		n.SetMirrored(outputs == 4)
 		data := encode(t, n)
-		if want := headerSize + len(n.Provenance) + Inputs*Hidden*2 + Hidden*2 + outputs*(2*Hidden*2+4); len(data) != want {
+		if want := headerSize + len(n.Provenance) + Inputs*Hidden*2 + Hidden*2 + outputs*(2*Hidden*2+4) + PawnGroups*2; len(data) != want {
 			t.Errorf("%d outputs: %d bytes, want %d", outputs, len(data), want)
 		}
 		m, err := Parse(data, "x.nnue")
@@ -454,7 +454,8 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if m.W1 != n.W1 || m.B1 != n.B1 || m.W2 != n.W2 || m.B2 != n.B2 || m.Outputs() != outputs ||
-			!bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() || m.Mirrored() != n.Mirrored() {
+			!bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() || m.Mirrored() != n.Mirrored() ||
+			m.PawnScale() != n.PawnScale() {
 			t.Fatalf("%d outputs: the network read back differs from the one written", outputs)
 		}
 		if len(m.ID()) != 16 {
@@ -464,17 +465,40 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// A version 1 file (no feature set) reads as a plain network.
+	// A version 2 file (no pawn table) and a version 1 file (no feature set
+	// either) read with the table the engine gave every network before
+	// version 3, as plain networks for version 1; their ids are their
+	// weights' hash.
 	n := Random(3, 8)
-	v2 := encode(t, n)
-	v1 := append(bytes.Clone(v2[:24]), v2[28:]...)
-	binary.LittleEndian.PutUint32(v1[4:], 1)
-	m, err := Parse(v1, "v1.nnue")
-	if err != nil {
+	n.SetMirrored(true)
+	if err := n.SetPawnScale([PawnGroups]int{10, 20, 30, 40, 50}); err != nil {
 		t.Fatal(err)
 	}
-	if m.W1 != n.W1 || m.W2 != n.W2 || m.B2 != n.B2 || m.ID() != n.ID() || m.Mirrored() {
-		t.Fatal("the version 1 file reads back differently")
+	v3 := encode(t, n)
+	v2 := bytes.Clone(v3[:len(v3)-PawnGroups*2])
+	binary.LittleEndian.PutUint32(v2[4:], 2)
+	weights := sha256Sum(v2[headerSize+len(n.Provenance):])
+	copy(v2[40:], weights[:])
+	v1 := append(bytes.Clone(v2[:24]), v2[28:]...)
+	binary.LittleEndian.PutUint32(v1[4:], 1)
+	for _, c := range []struct {
+		name     string
+		data     []byte
+		mirrored bool
+	}{{"v2.nnue", v2, true}, {"v1.nnue", v1, false}} {
+		m, err := Parse(c.data, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.W1 != n.W1 || m.W2 != n.W2 || m.B2 != n.B2 || m.Mirrored() != c.mirrored {
+			t.Fatalf("%s reads back differently", c.name)
+		}
+		if m.PawnScale() != legacyPawnScale {
+			t.Errorf("%s: pawn table %v, want the one before version 3, %v", c.name, m.PawnScale(), legacyPawnScale)
+		}
+		if m.Hash() != weights || m.ID() == n.ID() {
+			t.Errorf("%s: id %s, want the hash of its weights, not the version 3 file's %s", c.name, m.ID(), n.ID())
+		}
 	}
 }
 
@@ -492,7 +516,8 @@ func TestBadFiles(t *testing.T) {
 	}{
 		{"empty", nil, "magic"},
 		{"magic", edit(func(b []byte) []byte { copy(b, "NNUE"); return b }), "not a chessforge network"},
-		{"version", put(4, 3), "unsupported format version 3"},
+		{"version", put(4, 4), "unsupported format version 4"},
+		{"version 0", put(4, 0), "unsupported format version 0"},
 		{"hidden", put(12, 512), "other architecture"},
 		{"outputs", put(16, 3), "other architecture: inputs 768, hidden 256, outputs 3"},
 		{"more outputs", put(16, 8), "truncated: expected"},

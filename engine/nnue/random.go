@@ -15,6 +15,7 @@ func Random(seed uint64, outputs int) *Network {
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
 	n := new(Network)
 	n.SetOutputs(outputs)
+	n.pawnScale = legacyPawnScale
 	for i := range n.W1 {
 		for j := range n.W1[i] {
 			n.W1[i][j] = int16(rng.IntN(257) - 128)

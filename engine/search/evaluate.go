@@ -48,9 +48,10 @@ func (w *worker) setNetwork(n *nnue.Network) {
 
 // netEvaluate is the network's evaluation of p, the worker's position,
 // from the side to move's point of view, with the hand-crafted
-// evaluation's knowledge of endings (eval.Endgame).
+// evaluation's knowledge of endings (eval.Endgame), scaled by the
+// network's pawn table (nnue.Network.ScaleByPawns).
 func (w *worker) netEvaluate(p *board.Position) int {
-	return eval.Endgame(p, w.nn.Evaluate(p))
+	return w.nn.Network().ScaleByPawns(p, eval.Endgame(p, w.nn.Evaluate(p)))
 }
 
 // evaluate returns the static evaluation of p, the worker's position, from

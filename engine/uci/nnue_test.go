@@ -29,7 +29,7 @@ func TestNNUEOptions(t *testing.T) {
 	}
 	hand := run(t, "setoption name Use NNUE value false", "position startpos", "go depth 4")
 	out = run(t, "setoption name Use NNUE value true", "position startpos", "go depth 4")
-	if !strings.Contains(out, "info string NNUE evaluation using "+nnue.DefaultName+", network "+def.ID()) ||
+	if !strings.Contains(out, "info string NNUE evaluation using "+nnue.DefaultName+", network "+def.ID()+", pawn table "+strings.Trim(fmt.Sprint(def.PawnScale()), "[]")+"\n") ||
 		!strings.Contains(out, "bestmove ") {
 		t.Errorf("Use NNUE with the embedded network:\n%s", out)
 	}
@@ -45,6 +45,9 @@ func TestNNUEOptions(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "my net.nnue")
 	net := nnue.Random(4, 8)
+	if err := net.SetPawnScale([nnue.PawnGroups]int{40, 60, 80, 100, 128}); err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +57,7 @@ func TestNNUEOptions(t *testing.T) {
 	}
 	f.Close()
 	out = run(t, "setoption name EvalFile value "+path, "setoption name Use NNUE value true")
-	if !strings.Contains(out, "NNUE evaluation using "+path+", network "+net.ID()) {
+	if !strings.Contains(out, "NNUE evaluation using "+path+", network "+net.ID()+", pawn table 40 60 80 100 128\n") {
 		t.Errorf("EvalFile %s:\n%s", path, out)
 	}
 

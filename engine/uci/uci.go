@@ -247,7 +247,8 @@ func (s *Session) applyEval(report bool) {
 	if name == "" {
 		name = nnue.DefaultName
 	}
-	s.printf("info string NNUE evaluation using %s, network %s\n", name, s.net.ID())
+	table := s.net.PawnScale()
+	s.printf("info string NNUE evaluation using %s, network %s, pawn table %s\n", name, s.net.ID(), strings.Trim(fmt.Sprint(table[:]), "[]"))
 }
 
 // position sets up the position of a position command. On failure it

@@ -4,7 +4,8 @@ package stage
 // make loop's network cycle: the NumPy export of the self-play files (redone
 // only when they changed), the Python environment with chessforge-nnue, the
 // training history read from the checkpoints, the export of the epoch with
-// the lowest validation loss, and the check that the engine plays with it.
+// the lowest validation loss, the fit of its pawn table, and the check that
+// the engine plays with it.
 
 import (
 	"bytes"
@@ -269,4 +270,23 @@ func ExportBest(stdout, stderr io.Writer, trainer, python, trainDir, net string)
 		t.ID = m[1]
 	}
 	return t, nil
+}
+
+// FitPawnScale is the stage that fits the pawn table of the network file
+// net to the network's own scores of the positions in data (chessforge-nnue
+// pawnscale DATA... --network net --write, with extra's arguments) and
+// writes it into the file, with trainer (chessforge-nnue). It returns the
+// network's id, which the table changes. Fitting again gives the same
+// table: the network's raw scores do not depend on it.
+func FitPawnScale(stdout, stderr io.Writer, trainer, net string, data, extra []string) (string, error) {
+	args := append(append([]string{trainer, "pawnscale"}, data...), "--network", net, "--write")
+	var fitted bytes.Buffer
+	if err := Run("pawn table", io.MultiWriter(stdout, &fitted), stderr, append(args, extra...)...); err != nil {
+		return "", err
+	}
+	m := networkID.FindStringSubmatch(fitted.String())
+	if m == nil {
+		return "", fmt.Errorf("pawn table: %s wrote no network id (want a line %q)", trainer, "wrote "+net+": network ID")
+	}
+	return m[1], nil
 }

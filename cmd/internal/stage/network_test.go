@@ -1,7 +1,9 @@
 package stage
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -157,5 +159,36 @@ func TestCheckTorchNamesTheMissingModule(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
+	}
+}
+
+// TestFitPawnScaleReturnsTheNewID runs FitPawnScale with stand-ins for
+// chessforge-nnue: one that echoes its arguments and the id a --write
+// prints, one that fails, one that writes no id.
+func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, script string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good", "echo \"args: $*\"\necho 'pawn table 70 70 100 120 128'\necho \"wrote $4: network 00112233aabbccdd\"\n")
+	var out bytes.Buffer
+	id, err := FitPawnScale(&out, io.Discard, good, "n.nnue", []string{"npy", "more.parquet"}, []string{"--every", "4"})
+	if err != nil || id != "00112233aabbccdd" {
+		t.Fatalf("id %q, %v; want 00112233aabbccdd", id, err)
+	}
+	if want := "args: pawnscale npy more.parquet --network n.nnue --write --every 4\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("output %q lacks %q", out.String(), want)
+	}
+	if _, err := FitPawnScale(io.Discard, io.Discard, write("fails", "echo 'too few positions' >&2\nexit 1\n"), "n.nnue", []string{"npy"}, nil); err == nil ||
+		!strings.Contains(err.Error(), "pawn table failed") {
+		t.Errorf("a failing fit: %v", err)
+	}
+	if _, err := FitPawnScale(io.Discard, io.Discard, write("silent", "exit 0\n"), "n.nnue", []string{"npy"}, nil); err == nil ||
+		!strings.Contains(err.Error(), "wrote no network id") {
+		t.Errorf("a fit without an id: %v", err)
 	}
 }

@@ -4,7 +4,8 @@ of engine/nnue: QA = 255, QB = 64, SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
                           [--buckets 8] [--mirror] [--init CHECKPOINT.pt | --init NETWORK.nnue]
-    chessforge-nnue export DIR/epoch-0004.pt --out net.nnue
+    chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
+    chessforge-nnue pawnscale DATA... --network net.nnue --write
     chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
 
 Features: for perspective P, a piece of colour C and type T (pawn..king =
@@ -16,6 +17,13 @@ rank-mirrored (:data:`THEM`). ``--mirror`` trains the king-mirrored feature
 set (``768hm``): a perspective whose own king stands on files e-h sees every
 square file-mirrored, ``sq ^ 7``, so that one half of the weights serves
 both wings (file format version 2 records the feature set).
+
+Each network file (from format version 3) carries its pawn table: the
+engine scales the network's score by the entry for the pawns of the side it
+favours (0, 1, 2, 3, 4 or more; of 128). ``export`` writes the table every
+network had before version 3 (:data:`LEGACY_PAWN_SCALE`) unless given
+``--pawn-scale``; ``pawnscale --network FILE --write`` fits the table to
+the network's own scores on a dataset and writes it into the file.
 
 Float model: ``out = w2[b, :256] . screlu(us) + w2[b, 256:] . screlu(them) +
 b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
@@ -60,16 +68,41 @@ QB = 64
 SCALE = 400
 CLIP = 1.98
 MAGIC = b"CFNN"
-VERSION = 2  # the version written; version 1 files (no feature-set field) are read too
+VERSION = 3  # the version written; versions 2 (no pawn table) and 1 (no feature-set field either) are read too
 HEADER = struct.Struct("<4s9I32sI")  # magic, version, 4 arch, feature set, 3 quant, hash, provenance length
 HEADER_V1 = struct.Struct("<4s8I32sI")  # version 1: no feature set (always FEATURES_PLAIN)
 FEATURES_PLAIN = 0  # the 768 features as they are
 FEATURES_MIRRORED = 1  # each perspective's squares file-mirrored while its own king is on files e-h
 
 
-def payload_bytes(buckets):
-    """The size of the weights of a network with this many output buckets."""
-    return (INPUTS * HIDDEN + HIDDEN) * 2 + buckets * (2 * HIDDEN * 2 + 4)
+PAWN_GROUPS = pawnscale.GROUPS  # pawn table entries: the side ahead has 0, 1, 2, 3, or 4 or more pawns
+PAWN_SCALE_ONE = pawnscale.ONE  # the table's unit: an entry of 128 leaves a score as it is
+#: The pawn table of files before version 3, which carry none: the one the
+#: engine gave every network until then (engine/nnue/pawnscale.go).
+LEGACY_PAWN_SCALE = (58, 58, 91, 120, 128)
+
+
+def payload_bytes(buckets, version=VERSION):
+    """The size of the payload of a network with this many output buckets
+    in a file of this format version: the weights, then (from version 3)
+    the pawn table."""
+    return (INPUTS * HIDDEN + HIDDEN) * 2 + buckets * (2 * HIDDEN * 2 + 4) + (2 * PAWN_GROUPS if version >= 3 else 0)
+
+
+def check_pawn_scale(table):
+    """The pawn table as a tuple of ints, or ValueError naming what is
+    wrong: not PAWN_GROUPS entries, an entry below 1 or above
+    PAWN_SCALE_ONE, or one below the entry for fewer pawns."""
+    table = tuple(int(v) for v in table)
+    if len(table) != PAWN_GROUPS:
+        raise ValueError(f"pawn table {list(table)}: {len(table)} entries, want {PAWN_GROUPS}")
+    for i, v in enumerate(table):
+        if not 1 <= v <= PAWN_SCALE_ONE:
+            raise ValueError(f"pawn table {list(table)}: entry {i} is {v}, want 1 to {PAWN_SCALE_ONE}")
+        if i and v < table[i - 1]:
+            raise ValueError(f"pawn table {list(table)}: entry {i} ({v}) is below entry {i - 1} ({table[i - 1]}), "
+                             "want non-decreasing")
+    return table
 
 
 def architecture(buckets, mirror=False):
@@ -250,12 +283,14 @@ def quantized_eval(q, us, them):
 
 # The file format.
 
-def write_net(path, q, provenance, mirror=False):
-    """Write the network file: header, provenance JSON, payload;
-    ``mirror``: the king-mirrored feature set."""
+def write_net(path, q, provenance, mirror=False, pawn_scale=LEGACY_PAWN_SCALE):
+    """Write the network file: header, provenance JSON, payload (the
+    weights and the pawn table); ``mirror``: the king-mirrored feature set.
+    Returns its id."""
     buckets = len(q["b2"])
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
-               + q["w2"].astype("<i2").tobytes() + q["b2"].astype("<i4").tobytes())
+               + q["w2"].astype("<i2").tobytes() + q["b2"].astype("<i4").tobytes()
+               + np.array(check_pawn_scale(pawn_scale), dtype="<u2").tobytes())
     assert len(payload) == payload_bytes(buckets)
     prov = json.dumps(provenance, sort_keys=True).encode()
     digest = hashlib.sha256(payload).digest()
@@ -269,9 +304,10 @@ def write_net(path, q, provenance, mirror=False):
 
 
 def read_net(path):
-    """Read and check a network file (version 1 or 2): (quantized weights
-    with ``q["mirror"]`` the feature set, provenance dict, id). Errors name
-    the file and the problem."""
+    """Read and check a network file (version 1, 2 or 3): (quantized
+    weights with ``q["mirror"]`` the feature set and ``q["pawn_scale"]``
+    the pawn table, provenance dict, id). Errors name the file and the
+    problem."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
@@ -279,12 +315,12 @@ def read_net(path):
     magic, version = struct.unpack_from("<4sI", data)
     if magic != MAGIC:
         raise ValueError(f"{path}: wrong magic {magic!r}, want {MAGIC!r}")
-    if version not in (1, VERSION):
-        raise ValueError(f"{path}: unsupported version {version}, want 1 or {VERSION}")
-    header = HEADER if version == VERSION else HEADER_V1
+    if not 1 <= version <= VERSION:
+        raise ValueError(f"{path}: unsupported version {version}, want 1 to {VERSION}")
+    header = HEADER if version >= 2 else HEADER_V1
     if len(data) < header.size:
         raise ValueError(f"{path}: truncated (expected at least {header.size} bytes, got {len(data)})")
-    if version == VERSION:
+    if version >= 2:
         _, _, n_in, hidden, n_out, act, features, qa, qb, scale, digest, plen = header.unpack_from(data)
     else:
         _, _, n_in, hidden, n_out, act, qa, qb, scale, digest, plen = header.unpack_from(data)
@@ -293,7 +329,7 @@ def read_net(path):
             or n_out not in BUCKETS or features not in (FEATURES_PLAIN, FEATURES_MIRRORED):
         raise ValueError(f"{path}: other architecture {n_in}x2-{hidden}-{n_out} activation {act} "
                          f"feature set {features} QA {qa} QB {qb} SCALE {scale}")
-    want = header.size + plen + payload_bytes(n_out)
+    want = header.size + plen + payload_bytes(n_out, version)
     if len(data) < want:
         raise ValueError(f"{path}: truncated (expected {want} bytes, got {len(data)})")
     if len(data) > want:
@@ -310,7 +346,14 @@ def read_net(path):
     q["w1"] = q["w1"].reshape(INPUTS, HIDDEN)
     q["w2"] = q["w2"].reshape(n_out, 2 * HIDDEN)
     q["b2"] = np.frombuffer(payload, dtype="<i4", count=n_out, offset=o).astype(np.int64)
+    o += 4 * n_out
     q["mirror"] = features == FEATURES_MIRRORED
+    q["pawn_scale"] = LEGACY_PAWN_SCALE
+    if version >= 3:
+        try:
+            q["pawn_scale"] = check_pawn_scale(np.frombuffer(payload, dtype="<u2", count=PAWN_GROUPS, offset=o))
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from None
     return q, prov, digest.hex()[:16]
 
 
@@ -569,8 +612,9 @@ def _train(args, device):
     return path
 
 
-def export(checkpoint, out):
-    """Quantize a checkpoint and write the network file; returns its id."""
+def export(checkpoint, out, pawn_scale=LEGACY_PAWN_SCALE):
+    """Quantize a checkpoint and write the network file with this pawn
+    table; returns its id."""
     state = torch.load(checkpoint, map_location="cpu")
     q = quantize(state["model"])
     s = state["settings"]
@@ -582,8 +626,31 @@ def export(checkpoint, out):
             "positions_trained": state["positions"], "validation_positions": state["val_rows"],
             "epochs": state["epoch"], "losses": state["history"], "dataset": data,
             "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"]), mirror),
-            "checkpoint": os.path.basename(checkpoint)}
-    return write_net(out, q, prov, mirror)
+            "checkpoint": os.path.basename(checkpoint), "pawn_scale": list(check_pawn_scale(pawn_scale))}
+    return write_net(out, q, prov, mirror, pawn_scale)
+
+
+def set_pawn_scale(path, table, command):
+    """Rewrite the network file at path (atomically) with this pawn table,
+    its weights kept and its provenance given the table and the command
+    that fitted it (``pawn_scale``, ``pawn_scale_command``); returns the
+    new id."""
+    q, prov, _ = read_net(path)
+    prov = dict(prov, pawn_scale=list(check_pawn_scale(table)), pawn_scale_command=command)
+    return write_net(path, q, prov, q["mirror"], table)
+
+
+def parse_pawn_scale(text):
+    """``--pawn-scale``'s value, five comma-separated entries."""
+    try:
+        table = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: want {PAWN_GROUPS} comma-separated integers, "
+                                         f"such as {','.join(map(str, LEGACY_PAWN_SCALE))}") from None
+    try:
+        return check_pawn_scale(table)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def read_fens(path):
@@ -669,13 +736,18 @@ def main(argv=None):
     e = sub.add_parser("export", help="quantize a checkpoint into the engine's network file")
     e.add_argument("checkpoint")
     e.add_argument("--out", required=True)
+    e.add_argument("--pawn-scale", type=parse_pawn_scale, default=LEGACY_PAWN_SCALE,
+                   help="the network's pawn table: its score is scaled by the entry (of 128) for the pawns of the "
+                        "side it favours, 0, 1, 2, 3 and 4 or more (default: "
+                        f"{','.join(map(str, LEGACY_PAWN_SCALE))}, the table of networks before format version 3; "
+                        "pawnscale --network FILE --write fits it)")
     v = sub.add_parser("vectors", help="write FEN;eval test vectors with the quantized forward pass")
     v.add_argument("net")
     v.add_argument("--data", required=True, help="FEN text file, pyfixture directory (fen.txt) or Parquet")
     v.add_argument("--out", required=True)
     v.add_argument("-n", type=int, default=1200)
     c = sub.add_parser("pawnscale", help="measure how the side ahead's pawns change what its score is worth "
-                                         "(the engine's pawnScale, engine/eval/endgame.go)")
+                                         "and fit a network's pawn table (engine/nnue/pawnscale.go)")
     c.add_argument("data", nargs="+", help="NumPy export directory or Parquet file/directory/glob; several are read as one")
     c.add_argument("--min-score", type=int, default=50, help="use rows whose |score| is at least this")
     c.add_argument("--max-score", type=int, default=1500, help="and at most this")
@@ -685,6 +757,9 @@ def main(argv=None):
     c.add_argument("--every", type=int, default=1, help="read every Nth unit (export shard) only")
     c.add_argument("--network", help="fit this network file's own score of each position instead of the "
                                      "recorded search score")
+    c.add_argument("--min-rows", type=int, default=1000, help="fit a pawn count with at least this many rows")
+    c.add_argument("--write", action="store_true",
+                   help="write the pawn table the fit gives into the --network file (a new id)")
     args = p.parse_args(argv)
     args.command = "chessforge-nnue " + " ".join(argv)
     try:
@@ -692,15 +767,30 @@ def main(argv=None):
             path = train(args)
             print(f"checkpoint {path}")
         elif args.cmd == "export":
-            print(f"wrote {args.out}: network {export(args.checkpoint, args.out)}")
+            print(f"wrote {args.out}: network {export(args.checkpoint, args.out, args.pawn_scale)}")
         elif args.cmd == "pawnscale":
+            if args.write and not args.network:
+                raise ValueError("pawnscale --write: needs --network FILE, the network whose table it writes")
             network, scorer = None, ""
             if args.network:
                 network, net_id = network_scores(args.network)
                 scorer = f" (network {net_id}'s)"
-            for line in pawnscale.report(args.data, args.min_score, args.max_score, args.max_material, args.every,
-                                         network=network, scorer=scorer):
+            rows, fits = pawnscale.fit(args.data, args.min_score, args.max_score, args.max_material, args.every,
+                                       args.min_rows, network)
+            for line in pawnscale.report(rows, fits, args.min_score, args.max_score, args.max_material, scorer):
                 print(line)
+            if args.network:
+                try:
+                    table = pawnscale.table(fits)
+                except ValueError as err:
+                    if args.write:
+                        raise
+                    print(f"pawn table: {err}")
+                    return 0
+                print(f"pawn table {' '.join(map(str, table))}")
+                if args.write:
+                    new_id = set_pawn_scale(args.network, table, args.command)
+                    print(f"wrote {args.network}: network {new_id}")
         else:
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
     except (OSError, ValueError, ImportError) as err:

@@ -1,8 +1,9 @@
 """How often an advantage is converted, by the pawns of the side ahead.
 
 The engine scales a network's score by the pawns of the side it favours
-(``pawnScale`` in engine/eval/endgame.go): a side with few pawns converts
-an advantage far less often than its score says. This module measures that
+(the network's pawn table, engine/nnue/pawnscale.go): a side with few
+pawns converts an advantage far less often than its score says. This
+module measures that
 scale on a chess dataset: for each row whose search score lies within a
 range, the side ahead (by the score's sign) and its pawns n (4 or more
 counted as 4), it fits the game result of that side to
@@ -16,7 +17,11 @@ scale such a network's raw scores need. A search score already carries
 the table the engine played with, so a network trained on such scores has
 part of the scale in it, and its table is to be fitted to its own scores.
 
-``chessforge-nnue pawnscale DATA...`` prints the fit (see :func:`main`).
+Each network file carries its own table (format version 3), fitted so:
+:func:`table` turns a fit into one, and ``chessforge-nnue pawnscale DATA...
+--network FILE --write`` writes it into the file.
+
+``chessforge-nnue pawnscale DATA...`` prints the fit.
 """
 
 import numpy as np
@@ -26,6 +31,8 @@ from .sources import open_source
 
 #: Pawn counts told apart: 0, 1, 2, 3, and 4 or more.
 GROUPS = 5
+#: A table entry's unit: an entry of ONE leaves a score as it is.
+ONE = 128
 #: Plane of each colour's pawns, and of its knights to queens (docs/format.md §1).
 _PAWNS = (0, 6)
 _PIECES = ((1, 2, 3, 4), (7, 8, 9, 10))
@@ -113,18 +120,43 @@ def measure(score, result, pawns, min_rows=1000):
     return [(rows, k, None if k is None else ref / k) for rows, k in fits]
 
 
-def report(paths, min_score=50, max_score=1500, max_material=0, every=1, min_rows=1000, network=None, scorer=""):
-    """The fit of a dataset as printable lines; ``network`` as for
-    :func:`read`, named in the first line by ``scorer``."""
+def table(fits):
+    """The pawn table a fit (:func:`measure`'s) gives, as the engine applies
+    it (of ONE): each count's scale, at most 1 (a table only takes away),
+    kept no lower than the entry for one pawn fewer (more pawns never make
+    an advantage worth less, and a fit's noise must not say otherwise), and
+    no pawns given one pawn's entry: the engine's drawish-material scales
+    already apply there, and a smaller entry would make the side ahead keep
+    its last pawn rather than promote it. ValueError when one, two or three
+    pawns have too few rows to fit."""
+    missing = [n for n in range(1, GROUPS) if fits[n][2] is None]
+    if missing:
+        raise ValueError(f"too few positions to fit the pawn table for {', '.join(map(str, missing))} pawns "
+                         f"({', '.join(str(fits[n][0]) for n in missing)} rows); give more data")
+    entries = []
+    for n in range(1, GROUPS):
+        entry = max(1, min(ONE, round(fits[n][2] * ONE)))
+        entries.append(max(entry, entries[-1]) if entries else entry)
+    return tuple([entries[0]] + entries)
+
+
+def fit(paths, min_score=50, max_score=1500, max_material=0, every=1, min_rows=1000, network=None):
+    """Read the rows (:func:`read`) and fit them (:func:`measure`): (the
+    number of rows, the fits)."""
     score, result, pawns = read(paths, min_score, max_score, max_material, every, network)
-    fits = measure(score, result, pawns, min_rows)
-    lines = [f"{len(score)} positions with the side ahead's score{scorer} in [{min_score}, {max_score}]"
+    return len(score), measure(score, result, pawns, min_rows)
+
+
+def report(rows, fits, min_score=50, max_score=1500, max_material=0, scorer=""):
+    """A fit of ``rows`` rows (:func:`fit`'s) as printable lines, the
+    scores named in the first line by ``scorer``."""
+    lines = [f"{rows} positions with the side ahead's score{scorer} in [{min_score}, {max_score}]"
              + (f", other pieces worth at most {max_material}" if max_material > 0 else "")
              + ": its result fitted to sigmoid(score/K)"]
-    for n, (rows, k, scale) in enumerate(fits):
+    for n, (count, k, scale) in enumerate(fits):
         name = f"{n} pawn{'' if n == 1 else 's'}" if n < GROUPS - 1 else f"{n}+ pawns"
         if k is None:
-            lines.append(f"{name}: {rows} positions, too few to fit")
+            lines.append(f"{name}: {count} positions, too few to fit")
         else:
-            lines.append(f"{name}: {rows} positions, K {k:.0f}, scale {scale:.2f} ({round(scale * 128)}/128)")
+            lines.append(f"{name}: {count} positions, K {k:.0f}, scale {scale:.2f} ({round(scale * ONE)}/{ONE})")
     return lines

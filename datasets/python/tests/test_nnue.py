@@ -154,7 +154,7 @@ class Training(unittest.TestCase):
         with open(net, "rb") as f:
             data = f.read()
         self.assertEqual(data[:4], b"CFNN")
-        self.assertEqual(struct.unpack_from("<9I", data, 4), (2, 768, 256, 1, 1, 0, 255, 64, 400))
+        self.assertEqual(struct.unpack_from("<9I", data, 4), (3, 768, 256, 1, 1, 0, 255, 64, 400))
         n = struct.unpack_from("<I", data, 72)[0]
         self.assertEqual(len(data), 76 + n + nnue.payload_bytes(1))
         self.assertEqual(hashlib.sha256(data[76 + n:]).digest(), data[40:72])
@@ -170,7 +170,22 @@ class Training(unittest.TestCase):
         want = nnue.quantize(state(os.path.join(out, "epoch-0001.pt")))
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(q[k], want[k])
-        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version": data[:4] + b"\x03" + data[5:],
+        # The pawn table closes the payload: by default the one networks had
+        # before format version 3, and the provenance says so.
+        self.assertEqual(q["pawn_scale"], nnue.LEGACY_PAWN_SCALE)
+        self.assertEqual(struct.unpack_from("<5H", data, len(data) - 10), nnue.LEGACY_PAWN_SCALE)
+        self.assertEqual(prov["pawn_scale"], list(nnue.LEGACY_PAWN_SCALE))
+
+        def rehashed(table):
+            """The file with another pawn table and the hash that matches it."""
+            body = data[:-10] + struct.pack("<5H", *table)
+            return body[:40] + hashlib.sha256(body[76 + n:]).digest() + body[72:]
+
+        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version 4": data[:4] + b"\x04" + data[5:],
+               "unsupported version 0": data[:4] + b"\x00" + data[5:],
+               "pawn table [58, 58, 91, 120, 129]: entry 4 is 129, want 1 to 128": rehashed((58, 58, 91, 120, 129)),
+               "entry 2 (57) is below entry 1 (58)": rehashed((58, 58, 57, 120, 128)),
+               "entry 0 is 0": rehashed((0, 58, 91, 120, 128)),
                "other architecture": data[:12] + b"\x80" + data[13:], "truncated": data[:-1],
                "trailing bytes": data + b"\0", "feature set 2": data[:24] + b"\x02" + data[25:], "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
                "truncated (expected at least": data[:40]}
@@ -253,7 +268,10 @@ class Training(unittest.TestCase):
         out = self.train("init-net", "--epochs", "1", "--lr", "0", "--init", default)
         net = os.path.join(self.tmp, "init.nnue")
         run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
-        self.assertEqual(nnue.read_net(net)[2], nnue.read_net(default)[2])
+        got, want = nnue.read_net(net)[0], nnue.read_net(default)[0]
+        for k in ("w1", "b1", "w2", "b2"):
+            np.testing.assert_array_equal(got[k], want[k])
+        self.assertEqual(got["pawn_scale"], want["pawn_scale"])
         # The starting network's validation loss is measured before any
         # step: with a learning rate of 0, the first epoch's equals it.
         ck = torch.load(os.path.join(out, "epoch-0001.pt"))
@@ -352,6 +370,34 @@ class Training(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn(f"--init {ck}: 4 output buckets, training 8", err.getvalue())
 
+    def test_export_writes_the_pawn_table_the_engine_reads(self):
+        out = self.train("table", "--epochs", "1")
+        ck = os.path.join(out, "epoch-0001.pt")
+        legacy, table = os.path.join(self.tmp, "legacy.nnue"), os.path.join(self.tmp, "table.nnue")
+        run("export", ck, "--out", legacy)
+        run("export", ck, "--out", table, "--pawn-scale", "40,60,80,100,128")
+        q, prov, net_id = nnue.read_net(table)
+        self.assertEqual(q["pawn_scale"], (40, 60, 80, 100, 128))
+        self.assertEqual(prov["pawn_scale"], [40, 60, 80, 100, 128])
+        # The same weights with another table are another network.
+        self.assertNotEqual(net_id, nnue.read_net(legacy)[2])
+        # The engine reads the table the trainer wrote.
+        engine = os.path.join(fixture.ROOT, "bin", "engine")
+        if not os.access(engine, os.X_OK):
+            self.skipTest(f"{engine} is not built (make build)")
+        r = subprocess.run([engine], input=f"setoption name EvalFile value {table}\nisready\nquit\n",
+                           capture_output=True, text=True, timeout=60)
+        self.assertIn(f"NNUE evaluation using {table}, network {net_id}, pawn table 40 60 80 100 128\n", r.stdout)
+        # A table the engine would refuse is an error naming the entry.
+        for value, why in (("40,60,80,100", "4 entries, want 5"), ("40,60,x,100,128", "5 comma-separated integers"),
+                           ("40,60,80,100,200", "entry 4 is 200, want 1 to 128")):
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                with self.assertRaises(SystemExit) as cm:
+                    nnue.main(["export", ck, "--out", os.path.join(self.tmp, "no.nnue"), "--pawn-scale", value])
+            self.assertEqual(cm.exception.code, 2)
+            self.assertIn(why, err.getvalue())
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "no.nnue")))
+
     def test_the_console_script_runs(self):
         exe = os.path.join(os.path.dirname(sys.executable), "chessforge-nnue")
         if not os.access(exe, os.X_OK):
@@ -373,6 +419,7 @@ class Vectors(unittest.TestCase):
         for net, vectors, buckets in COMMITTED:
             q, prov, _ = nnue.read_net(os.path.join(TESTDATA, net))
             self.assertEqual(len(q["b2"]), buckets)
+            self.assertEqual(q["pawn_scale"], nnue.LEGACY_PAWN_SCALE)  # version 1 and 2 files
             with open(os.path.join(TESTDATA, vectors)) as f:
                 lines = f.read().splitlines()
             self.assertGreaterEqual(len(lines), 1000)

@@ -4,6 +4,8 @@ fixture's FENs, the fit on data of a known K, and the command."""
 import contextlib
 import io
 import os
+import shutil
+import tempfile
 import unittest
 
 import numpy as np
@@ -101,6 +103,64 @@ class PawnScale(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             pawnscale.measure(score[pawns < 4], result[pawns < 4], pawns[pawns < 4])
         self.assertIn("0 rows with four or more pawns", str(e.exception))
+
+    def test_a_fit_gives_the_table_the_engine_applies(self):
+        def fits(*scales):
+            return [(5000, 200.0, sc) for sc in scales]
+        # Each entry the scale of ONE, at most ONE; no pawns one pawn's entry.
+        self.assertEqual(pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0)), (58, 58, 91, 120, 128))
+        self.assertEqual(pawnscale.table(fits(None, 0.57, 1.02, 1.09, 1.0)), (73, 73, 128, 128, 128))
+        # A fit's noise never makes more pawns worth less.
+        self.assertEqual(pawnscale.table(fits(0.5, 0.8, 0.75, 0.9, 1.0)), (102, 102, 102, 115, 128))
+        self.assertEqual(pawnscale.table(fits(0.0, 0.001, 0.5, 1.0, 1.0)), (1, 1, 64, 128, 128))
+        for t in (pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0)), pawnscale.table(fits(0.5, 0.8, 0.75, 0.9, 1.0))):
+            self.assertEqual(nnue.check_pawn_scale(t), t)
+        few = fits(0.2, 0.45, 0.71, 0.94, 1.0)
+        few[2] = few[3] = (300, None, None)
+        with self.assertRaises(ValueError) as e:
+            pawnscale.table(few)
+        self.assertIn("too few positions to fit the pawn table for 2, 3 pawns (300, 300 rows)", str(e.exception))
+
+    def test_write_puts_the_fitted_table_in_the_network(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        default = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        net = os.path.join(tmp, "net.nnue")
+        shutil.copy(default, net)
+        before, prov_before, id_before = nnue.read_net(net)
+        argv = ["pawnscale", self.npy, "--network", net, "--min-score", "20", "--min-rows", "150", "--write"]
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            rc = nnue.main(argv)
+        self.assertEqual(rc, 0)
+        scores, _ = nnue.network_scores(default)
+        want = pawnscale.table(pawnscale.fit(self.npy, 20, 1500, min_rows=150, network=scores)[1])
+        after, prov, net_id = nnue.read_net(net)
+        self.assertEqual(after["pawn_scale"], want)
+        for k in ("w1", "b1", "w2", "b2", "mirror"):
+            np.testing.assert_array_equal(after[k], before[k], err_msg=k)
+        self.assertNotEqual(net_id, id_before)
+        self.assertEqual(prov["pawn_scale"], list(want))
+        self.assertEqual(prov["pawn_scale_command"], "chessforge-nnue " + " ".join(argv))
+        self.assertEqual({k: v for k, v in prov.items() if not k.startswith("pawn_scale")}, prov_before)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[-2:], [f"pawn table {' '.join(map(str, want))}", f"wrote {net}: network {net_id}"])
+        # Writing again fits the network's own scores, which the table does
+        # not change: the same table, the same file.
+        with open(net, "rb") as f:
+            first = f.read()
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(nnue.main(argv), 0)
+        with open(net, "rb") as f:
+            self.assertEqual(f.read(), first)
+        # Too few rows to fit, or no network: an error, the file untouched.
+        for extra, why in ((["--network", net, "--write"], "too few positions to fit the pawn table"),
+                           (["--write"], "pawnscale --write: needs --network FILE")):
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                rc = nnue.main(["pawnscale", self.npy] + extra)
+            self.assertEqual(rc, 1)
+            self.assertIn(why, err.getvalue())
+            with open(net, "rb") as f:
+                self.assertEqual(f.read(), first)
 
     def test_the_command(self):
         with contextlib.redirect_stdout(io.StringIO()) as out:
