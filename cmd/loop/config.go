@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
 	"chessforge/selfplay/match"
 )
@@ -40,16 +41,17 @@ type Config struct {
 	TrainArgs        []string `json:"train-args" usage:"nnue: chessforge-nnue train arguments (besides DATA, --out, --init, --resume), space-separated"`
 	TrainData        []string `json:"train-data" usage:"nnue: further datasets trained on beside every cycle's positions (NumPy exports or Parquet, e.g. an earlier network's self-play), space-separated"`
 	TrainFromScratch bool     `json:"train-from-scratch" usage:"nnue: train each network from random weights, not from the current network's"`
-	FitPawnScale     bool     `json:"fit-pawn-scale" usage:"nnue: fit the new network's pawn table to its own scores of the training positions (chessforge-nnue pawnscale --write); false: it keeps the table the export gives it"`
-	PawnScaleArgs    []string `json:"pawn-scale-args" usage:"nnue: chessforge-nnue pawnscale arguments (besides DATA, --network, --write), space-separated"`
 	NetworkFile      string   `json:"network-file" usage:"nnue: the embedded network's file: the first cycle's current network, and where -promote copies a kept one"`
 	Promote          bool     `json:"promote" usage:"nnue: copy a kept network to network-file and rebuild the binaries (make build): it becomes the embedded default"`
+	// The pawn table of the new network (nnue: fit-pawn-scale, pawn-scale-args).
+	stage.PawnTable
 }
 
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
 	return Config{Game: match.Chess, Cycle: cycleTexel, WorkDir: "data/loop", WeightsFile: chessWeights, KeepIfUndecided: true,
-		Cycles: 1, Seed: 1, PythonEnv: ".venv", FitPawnScale: true, NetworkFile: "engine/nnue/default.nnue"}
+		Cycles: 1, Seed: 1, PythonEnv: ".venv", NetworkFile: "engine/nnue/default.nnue",
+		PawnTable: stage.PawnTable{Fit: true}}
 }
 
 // chessWeights is the chess evaluation's generated tables, the default

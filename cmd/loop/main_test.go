@@ -211,7 +211,7 @@ func TestShippedNetworkConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Cycle != cycleNNUE || c.WorkDir != "data/loop-nnue" || c.NetworkFile != "engine/nnue/default.nnue" || c.Promote || !c.FitPawnScale ||
+	if c.Cycle != cycleNNUE || c.WorkDir != "data/loop-nnue" || c.NetworkFile != "engine/nnue/default.nnue" || c.Promote || !c.Fit ||
 		len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 {
 		t.Errorf("settings: %+v", c)
 	}

@@ -301,12 +301,8 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	// Its pawn table, fitted to its own scores of the positions it was
 	// trained on: the search scores carry the table of the network that
 	// played, which the new network has partly learnt.
-	if cfg.FitPawnScale {
-		if trained.ID, err = stage.FitPawnScale(stdout, stderr, trainer, next, append([]string{npy}, cfg.TrainData...), cfg.PawnScaleArgs); err != nil {
-			return cycleResult{}, err
-		}
-	} else {
-		stage.Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
+	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, next, trained.ID, append([]string{npy}, cfg.TrainData...)); err != nil {
+		return cycleResult{}, err
 	}
 	// The engine must play with both networks, not fall back on the
 	// hand-crafted evaluation, for the match to mean anything.

@@ -68,7 +68,7 @@ func tinyNetworkConfig() Config {
 	c.SelfplayArgs = []string{"-games", "6", "-nodes", "200", "-workers", "2", "-quiet"}
 	c.ExportArgs = []string{"-shard-rows", "150", "-quiet"}
 	c.TrainArgs = []string{"--epochs", "1", "--batch-size", "128", "--threads", "1", "--progress", "0"}
-	c.PawnScaleArgs = []string{"--min-score", "1", "--min-rows", "1"}
+	c.Args = []string{"--min-score", "1", "--min-rows", "1"}
 	c.MatchArgs = []string{"-games", "2", "-tc", "nodes=300", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
 )
 
@@ -16,19 +17,19 @@ const defaultConfigFile = "configs/nnue.json"
 // (configs/nnue.json) and its flag (see package configs); defaultConfig
 // gives the defaults.
 type Config struct {
-	WorkDir       string   `json:"work-dir" usage:"directory of the recipe's data, kept between runs so that each stage resumes"`
-	PythonEnv     string   `json:"python-env" usage:"virtual environment with chessforge-nnue (made from datasets/python when missing)"`
-	SelfplayArgs  []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn, -resume), space-separated"`
-	ExportArgs    []string `json:"export-args" usage:"bin/dataset export arguments (besides -format npy, the data, -out), space-separated"`
-	TrainArgs     []string `json:"train-args" usage:"chessforge-nnue train arguments (besides DATA, --out, --resume), space-separated"`
-	FitPawnScale  bool     `json:"fit-pawn-scale" usage:"fit the network's pawn table to its own scores of the training positions (chessforge-nnue pawnscale --write); false: it keeps the table the export gives it"`
-	PawnScaleArgs []string `json:"pawn-scale-args" usage:"chessforge-nnue pawnscale arguments (besides DATA, --network, --write), space-separated"`
-	MatchArgs     []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
+	WorkDir      string   `json:"work-dir" usage:"directory of the recipe's data, kept between runs so that each stage resumes"`
+	PythonEnv    string   `json:"python-env" usage:"virtual environment with chessforge-nnue (made from datasets/python when missing)"`
+	SelfplayArgs []string `json:"selfplay-args" usage:"bin/selfplay arguments (besides -out, -pgn, -resume), space-separated"`
+	ExportArgs   []string `json:"export-args" usage:"bin/dataset export arguments (besides -format npy, the data, -out), space-separated"`
+	TrainArgs    []string `json:"train-args" usage:"chessforge-nnue train arguments (besides DATA, --out, --resume), space-separated"`
+	MatchArgs    []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
+	// The network's pawn table (fit-pawn-scale, pawn-scale-args).
+	stage.PawnTable
 }
 
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
-	return Config{WorkDir: "data/nnue-recipe", PythonEnv: ".venv", FitPawnScale: true}
+	return Config{WorkDir: "data/nnue-recipe", PythonEnv: ".venv", PawnTable: stage.PawnTable{Fit: true}}
 }
 
 // validate reports a setting that cannot be used.

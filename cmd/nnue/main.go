@@ -108,12 +108,8 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	}
 	// Its pawn table, fitted to its own scores of the positions it was
 	// trained on.
-	if cfg.FitPawnScale {
-		if trained.ID, err = stage.FitPawnScale(stdout, stderr, trainer, net, []string{npy}, cfg.PawnScaleArgs); err != nil {
-			return err
-		}
-	} else {
-		stage.Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
+	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, net, trained.ID, []string{npy}); err != nil {
+		return err
 	}
 
 	// The engine must play with this network, not fall back on the

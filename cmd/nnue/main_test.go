@@ -25,7 +25,7 @@ func TestShippedConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || !c.FitPawnScale || len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 {
+	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || !c.Fit || len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 {
 		t.Errorf("settings missing: %+v", c)
 	}
 	// The match arguments, with the recipe's own, are bin/match's: they

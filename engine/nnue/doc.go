@@ -8,8 +8,11 @@
 // changes by adding and subtracting a few rows instead of rebuilding them.
 // The output layer applies SCReLU (clamp(x, 0, QA)²) to the side to move's
 // accumulator and the other side's and takes their dot product with the
-// output weights, all in exact integer arithmetic. docs/nnue.md describes
-// the format and the arithmetic; the PyTorch trainer exports to it.
+// output weights, all in exact integer arithmetic. Each network also
+// carries its pawn table, by which the search scales its scores for the
+// pawns of the side they favour (Network.ScaleByPawns). docs/nnue.md
+// describes the format and the arithmetic; the PyTorch trainer exports to
+// it.
 //
 // The kernels have a pure-Go form that every build uses, and an AVX2 form
 // built with GOEXPERIMENT=simd (package simd/archsimd) on amd64 and chosen

@@ -272,6 +272,25 @@ func ExportBest(stdout, stderr io.Writer, trainer, python, trainDir, net string)
 	return t, nil
 }
 
+// PawnTable is the settings of the pawn-table stage, which make nnue and
+// the loop's network cycle run after the export (embedded in their
+// configs).
+type PawnTable struct {
+	Fit  bool     `json:"fit-pawn-scale" usage:"fit the new network's pawn table to its own scores of the training positions (chessforge-nnue pawnscale --write); false: it keeps the table the export gives it"`
+	Args []string `json:"pawn-scale-args" usage:"chessforge-nnue pawnscale arguments (besides DATA, --network, --write), space-separated"`
+}
+
+// Run is the pawn-table stage of the network file net, whose id is id:
+// FitPawnScale on data with t.Args when t.Fit, else a line saying it is
+// skipped. It returns the network's id.
+func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string) (string, error) {
+	if !t.Fit {
+		Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
+		return id, nil
+	}
+	return FitPawnScale(stdout, stderr, trainer, net, data, t.Args)
+}
+
 // FitPawnScale is the stage that fits the pawn table of the network file
 // net to the network's own scores of the positions in data (chessforge-nnue
 // pawnscale DATA... --network net --write, with extra's arguments) and

@@ -136,17 +136,24 @@ func TestNetworkIDIsReadFromTheExport(t *testing.T) {
 	}
 }
 
-// TestCheckTorchNamesTheMissingModule runs CheckTorch with stand-ins for
-// python: one that imports everything, one that lacks numpy.
-func TestCheckTorchNamesTheMissingModule(t *testing.T) {
+// scripts returns a function that writes a shell script of the given body
+// into a temporary directory and returns its path: a stand-in for python or
+// chessforge-nnue.
+func scripts(t *testing.T) func(name, body string) string {
 	dir := t.TempDir()
-	write := func(name, script string) string {
+	return func(name, body string) string {
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
+}
+
+// TestCheckTorchNamesTheMissingModule runs CheckTorch with stand-ins for
+// python: one that imports everything, one that lacks numpy.
+func TestCheckTorchNamesTheMissingModule(t *testing.T) {
+	write := scripts(t)
 	if err := CheckTorch(write("good", "exit 0\n")); err != nil {
 		t.Fatalf("a python that imports both: %v", err)
 	}
@@ -166,14 +173,7 @@ func TestCheckTorchNamesTheMissingModule(t *testing.T) {
 // chessforge-nnue: one that echoes its arguments and the id a --write
 // prints, one that fails, one that writes no id.
 func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, script string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := scripts(t)
 	good := write("good", "echo \"args: $*\"\necho 'pawn table 70 70 100 120 128'\necho \"wrote $4: network 00112233aabbccdd\"\n")
 	var out bytes.Buffer
 	id, err := FitPawnScale(&out, io.Discard, good, "n.nnue", []string{"npy", "more.parquet"}, []string{"--every", "4"})
@@ -182,6 +182,17 @@ func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
 	}
 	if want := "args: pawnscale npy more.parquet --network n.nnue --write --every 4\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("output %q lacks %q", out.String(), want)
+	}
+	// The stage with its settings: fitted with its arguments, or skipped.
+	out.Reset()
+	if id, err := (PawnTable{Fit: true, Args: []string{"--every", "2"}}).Run(&out, io.Discard, good, "n.nnue", "old", []string{"npy"}); err != nil ||
+		id != "00112233aabbccdd" || !strings.Contains(out.String(), "args: pawnscale npy --network n.nnue --write --every 2\n") {
+		t.Errorf("the stage fitted: id %q, %v\n%s", id, err, out.String())
+	}
+	out.Reset()
+	if id, err := (PawnTable{}).Run(&out, io.Discard, good, "n.nnue", "old", []string{"npy"}); err != nil || id != "old" ||
+		!strings.Contains(out.String(), "pawn table: skipped, fit-pawn-scale is false") || strings.Contains(out.String(), "args:") {
+		t.Errorf("the stage skipped: id %q, %v\n%s", id, err, out.String())
 	}
 	if _, err := FitPawnScale(io.Discard, io.Discard, write("fails", "echo 'too few positions' >&2\nexit 1\n"), "n.nnue", []string{"npy"}, nil); err == nil ||
 		!strings.Contains(err.Error(), "pawn table failed") {
