@@ -63,9 +63,11 @@ const (
 	maxProvenance = 1 << 20
 )
 
-// Network is a loaded network: the quantized weights and what the file says
-// about where they came from. It is read-only once loaded and safe for
-// concurrent use; each search thread keeps its own accumulators.
+// Network is a loaded network: the quantized weights, the pawn table and
+// what the file says about where they came from. A network built in memory
+// gets its table from Random or SetPawnScale; Write refuses one without.
+// It is read-only once loaded and safe for concurrent use; each search
+// thread keeps its own accumulators.
 type Network struct {
 	// W1[i] is the row of feature i: its weight for each hidden unit.
 	W1 [Inputs][Hidden]int16

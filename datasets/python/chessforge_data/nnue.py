@@ -769,6 +769,8 @@ def main(argv=None):
         elif args.cmd == "export":
             print(f"wrote {args.out}: network {export(args.checkpoint, args.out, args.pawn_scale)}")
         elif args.cmd == "pawnscale":
+            if args.min_rows < 1:
+                raise ValueError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
             if args.write and not args.network:
                 raise ValueError("pawnscale --write: needs --network FILE, the network whose table it writes")
             network, scorer = None, ""

@@ -154,6 +154,7 @@ class PawnScale(unittest.TestCase):
             self.assertEqual(f.read(), first)
         # Too few rows to fit, or no network: an error, the file untouched.
         for extra, why in ((["--network", net, "--write"], "too few positions to fit the pawn table"),
+                           (["--network", net, "--write", "--min-rows", "0"], "pawnscale --min-rows 0: want at least 1"),
                            (["--write"], "pawnscale --write: needs --network FILE")):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
                 rc = nnue.main(["pawnscale", self.npy] + extra)
