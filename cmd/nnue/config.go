@@ -49,7 +49,7 @@ func (c *Config) validate() error {
 // config file is a *configs.UsageError.
 func parseArgs(args []string, stdout io.Writer) (Config, error) {
 	c := defaultConfig()
-	if err := configs.ParseCommand("nnue", "Runs the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork and fit its pawn table, match it against the hand-crafted evaluation. Each stage resumes or skips\nwhat an earlier run made.", defaultConfigFile, &c, args, stdout); err != nil {
+	if err := configs.ParseCommand("nnue", "Runs the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork and fit its pawn table, match it against the hand-crafted evaluation. Each\nstage resumes or skips what an earlier run made.", defaultConfigFile, &c, args, stdout); err != nil {
 		return c, err
 	}
 	if err := c.validate(); err != nil {
