@@ -4,8 +4,8 @@ The engine scales a network's score by the pawns of the side it favours
 (the network's pawn table, engine/nnue/pawnscale.go): a side with few
 pawns converts an advantage far less often than its score says. This
 module measures that scale on a chess dataset: for each row whose search
-score lies within a range, the side ahead (by the score's sign) and its pawns n (4 or more
-counted as 4), it fits the game result of that side to
+score lies within a range, the side ahead (by the score's sign) and its
+pawns n (4 or more counted as 4), it fits the game result of that side to
 ``sigmoid(|score| / K_n)`` by least squares, and gives each n's scale as
 ``K_4 / K_n``: the fraction of a score with four or more pawns that the same
 score with n pawns is worth.
