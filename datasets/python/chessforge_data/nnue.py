@@ -6,6 +6,7 @@ of engine/nnue: QA = 255, QB = 64, SCALE = 400).
                           [--buckets 8] [--mirror] [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
     chessforge-nnue pawnscale DATA... --network net.nnue --write
+    chessforge-nnue table net.nnue [--set 44,44,68,90,96]
     chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
 
 Features: for perspective P, a piece of colour C and type T (pawn..king =
@@ -23,7 +24,10 @@ engine scales the network's score by the entry for the pawns of the side it
 favours (0, 1, 2, 3, 4 or more; of 128). ``export`` writes the table every
 network had before version 3 (:data:`LEGACY_PAWN_SCALE`) unless given
 ``--pawn-scale``; ``pawnscale --network FILE --write`` fits the table to
-the network's own scores on a dataset and writes it into the file.
+the network's own scores on a dataset and writes it into the file. The
+entry for 4 or more pawns is the table's level, the network's overall
+scale into the search's units; the fit keeps the file's level, and
+``table FILE --set`` writes a whole table chosen by matches.
 
 Float model: ``out = w2[b, :256] . screlu(us) + w2[b, 256:] . screlu(them) +
 b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
@@ -633,7 +637,7 @@ def export(checkpoint, out, pawn_scale=LEGACY_PAWN_SCALE):
 def set_pawn_scale(path, table, command):
     """Rewrite the network file at path (atomically) with this pawn table,
     its weights kept and its provenance given the table and the command
-    that fitted it (``pawn_scale``, ``pawn_scale_command``); returns the
+    that fitted or set it (``pawn_scale``, ``pawn_scale_command``); returns the
     new id."""
     q, prov, _ = read_net(path)
     prov = dict(prov, pawn_scale=list(check_pawn_scale(table)), pawn_scale_command=command)
@@ -759,7 +763,13 @@ def main(argv=None):
                                      "recorded search score")
     c.add_argument("--min-rows", type=int, default=1000, help="fit a pawn count with at least this many rows")
     c.add_argument("--write", action="store_true",
-                   help="write the pawn table the fit gives into the --network file (a new id)")
+                   help="write the pawn table the fit gives, at the file's level (its entry for 4+ pawns), "
+                        "into the --network file (a new id)")
+    b = sub.add_parser("table", help="print a network file's id and pawn table, or --set the table")
+    b.add_argument("net")
+    b.add_argument("--set", type=parse_pawn_scale,
+                   help="write this pawn table, T0,T1,T2,T3,T4 of 128, into the file (a new id; the "
+                        "weights kept, the command recorded in its provenance)")
     args = p.parse_args(argv)
     args.command = "chessforge-nnue " + " ".join(argv)
     try:
@@ -783,7 +793,7 @@ def main(argv=None):
                 print(line)
             if args.network:
                 try:
-                    table = pawnscale.table(fits)
+                    table = pawnscale.table(fits, read_net(args.network)[0]["pawn_scale"][-1])
                 except ValueError as err:
                     if args.write:
                         raise
@@ -793,6 +803,11 @@ def main(argv=None):
                 if args.write:
                     new_id = set_pawn_scale(args.network, table, args.command)
                     print(f"wrote {args.network}: network {new_id}")
+        elif args.cmd == "table":
+            if args.set is not None:
+                print(f"wrote {args.net}: network {set_pawn_scale(args.net, args.set, args.command)}")
+            q, _, net_id = read_net(args.net)
+            print(f"network {net_id}: pawn table {' '.join(map(str, q['pawn_scale']))}")
         else:
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
     except (OSError, ValueError, ImportError) as err:

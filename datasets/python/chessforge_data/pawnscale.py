@@ -18,7 +18,10 @@ part of the scale in it, and its table is to be fitted to its own scores.
 
 Each network file carries its own table (format version 3), fitted so:
 :func:`table` turns a fit into one, and ``chessforge-nnue pawnscale DATA...
---network FILE --write`` writes it into the file.
+--network FILE --write`` writes it into the file. The entry for four or
+more pawns is the table's level, the network's overall scale into the
+search's units: a fit compares pawn counts only, so it keeps the file's
+level, which matches decide (``chessforge-nnue table FILE --set``).
 
 ``chessforge-nnue pawnscale DATA...`` prints the fit.
 """
@@ -119,22 +122,27 @@ def measure(score, result, pawns, min_rows=1000):
     return [(rows, k, None if k is None else ref / k) for rows, k in fits]
 
 
-def table(fits):
+def table(fits, level=ONE):
     """The pawn table a fit (:func:`measure`'s) gives, as the engine applies
-    it (of ONE): each count's scale, at most 1 (a table only takes away),
-    kept no lower than the entry for one pawn fewer (more pawns never make
-    an advantage worth less, and a fit's noise must not say otherwise), and
-    no pawns given one pawn's entry: the engine's drawish-material scales
+    it (of ONE), at ``level``: the entry for four or more pawns, the
+    network's overall scale into the search's units, which a fit cannot
+    tell (it only compares pawn counts) and so keeps. Each count's entry is
+    its scale times level, at most level (a table only takes away), kept no
+    lower than the entry for one pawn fewer (more pawns never make an
+    advantage worth less, and a fit's noise must not say otherwise), and no
+    pawns given one pawn's entry: the engine's drawish-material scales
     already apply there, and a smaller entry would make the side ahead keep
     its last pawn rather than promote it. ValueError when one, two or three
-    pawns have too few rows to fit."""
+    pawns have too few rows to fit, or level is not 1 to ONE."""
+    if not 1 <= level <= ONE:
+        raise ValueError(f"pawn table level {level}: want 1 to {ONE}")
     missing = [n for n in range(1, GROUPS) if fits[n][2] is None]
     if missing:
         raise ValueError(f"too few positions to fit the pawn table for {', '.join(map(str, missing))} pawns "
                          f"({', '.join(str(fits[n][0]) for n in missing)} rows); give more data")
     entries = []
     for n in range(1, GROUPS):
-        entry = max(1, min(ONE, round(fits[n][2] * ONE)))
+        entry = max(1, min(level, round(fits[n][2] * level)))
         entries.append(max(entry, entries[-1]) if entries else entry)
     return tuple([entries[0]] + entries)
 

@@ -120,6 +120,15 @@ class PawnScale(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             pawnscale.table(few)
         self.assertIn("too few positions to fit the pawn table for 2, 3 pawns (300, 300 rows)", str(e.exception))
+        # At a level below ONE every entry is the scale of the level, and
+        # none above it.
+        self.assertEqual(pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0), 96), (43, 43, 68, 90, 96))
+        self.assertEqual(pawnscale.table(fits(None, 0.57, 1.02, 1.09, 1.0), 96), (55, 55, 96, 96, 96))
+        self.assertEqual(pawnscale.table(fits(0.0, 0.001, 0.5, 1.0, 1.0), 2), (1, 1, 1, 2, 2))
+        for level in (0, 129):
+            with self.assertRaises(ValueError) as e:
+                pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0), level)
+            self.assertIn(f"pawn table level {level}: want 1 to 128", str(e.exception))
 
     def test_write_puts_the_fitted_table_in_the_network(self):
         tmp = tempfile.mkdtemp()
@@ -133,7 +142,10 @@ class PawnScale(unittest.TestCase):
             rc = nnue.main(argv)
         self.assertEqual(rc, 0)
         scores, _ = nnue.network_scores(default)
-        want = pawnscale.table(pawnscale.fit(self.npy, 20, 1500, min_rows=150, network=scores)[1])
+        # The fit keeps the file's level, its entry for four or more pawns.
+        level = before["pawn_scale"][-1]
+        want = pawnscale.table(pawnscale.fit(self.npy, 20, 1500, min_rows=150, network=scores)[1], level)
+        self.assertEqual(want[-1], level)
         after, prov, net_id = nnue.read_net(net)
         self.assertEqual(after["pawn_scale"], want)
         for k in ("w1", "b1", "w2", "b2", "mirror"):
@@ -162,6 +174,46 @@ class PawnScale(unittest.TestCase):
             self.assertIn(why, err.getvalue())
             with open(net, "rb") as f:
                 self.assertEqual(f.read(), first)
+
+    def test_table_shows_and_sets_a_network_s_table(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        net = os.path.join(tmp, "net.nnue")
+        shutil.copy(os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue"), net)
+        before, prov_before, id_before = nnue.read_net(net)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(nnue.main(["table", net]), 0)
+        self.assertEqual(out.getvalue(), f"network {id_before}: pawn table {' '.join(map(str, before['pawn_scale']))}\n")
+        argv = ["table", net, "--set", "40,50,60,70,80"]
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(nnue.main(argv), 0)
+        after, prov, net_id = nnue.read_net(net)
+        self.assertEqual(after["pawn_scale"], (40, 50, 60, 70, 80))
+        for k in ("w1", "b1", "w2", "b2", "mirror"):
+            np.testing.assert_array_equal(after[k], before[k], err_msg=k)
+        self.assertNotEqual(net_id, id_before)
+        self.assertEqual(prov["pawn_scale"], [40, 50, 60, 70, 80])
+        self.assertEqual(prov["pawn_scale_command"], "chessforge-nnue " + " ".join(argv))
+        self.assertEqual({k: v for k, v in prov.items() if not k.startswith("pawn_scale")},
+                         {k: v for k, v in prov_before.items() if not k.startswith("pawn_scale")})
+        self.assertEqual(out.getvalue().splitlines(),
+                         [f"wrote {net}: network {net_id}", f"network {net_id}: pawn table 40 50 60 70 80"])
+        # A table the engine would refuse: exit status 2, the file untouched.
+        with open(net, "rb") as f:
+            first = f.read()
+        for bad, why in (("40,50,60,70", "4 entries, want 5"), ("40,50,60,70,129", "entry 4 is 129"),
+                         ("40,30,60,70,80", "entry 1 (30) is below entry 0 (40)")):
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+                with self.assertRaises(SystemExit) as e:
+                    nnue.main(["table", net, "--set", bad])
+            self.assertEqual(e.exception.code, 2)
+            self.assertIn(why, err.getvalue())
+            with open(net, "rb") as f:
+                self.assertEqual(f.read(), first)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["table", os.path.join(tmp, "missing.nnue")])
+        self.assertEqual(rc, 1)
+        self.assertIn("missing.nnue", err.getvalue())
 
     def test_the_command(self):
         with contextlib.redirect_stdout(io.StringIO()) as out:
