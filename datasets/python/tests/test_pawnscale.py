@@ -164,6 +164,20 @@ class PawnScale(unittest.TestCase):
             self.assertEqual(nnue.main(argv), 0)
         with open(net, "rb") as f:
             self.assertEqual(f.read(), first)
+        # A file at a lower level keeps it: every entry of the fit is of 96.
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(nnue.main(["table", net, "--set", "40,50,60,70,96"]), 0)
+            self.assertEqual(nnue.main(argv), 0)
+        at96 = pawnscale.table(pawnscale.fit(self.npy, 20, 1500, min_rows=150, network=scores)[1], 96)
+        self.assertEqual(at96[-1], 96)
+        self.assertNotEqual(at96, want)
+        self.assertEqual(nnue.read_net(net)[0]["pawn_scale"], at96)
+        # Back at level 128, the fit writes the first file again, byte for byte.
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(nnue.main(["table", net, "--set", ",".join(map(str, want))]), 0)
+            self.assertEqual(nnue.main(argv), 0)
+        with open(net, "rb") as f:
+            self.assertEqual(f.read(), first)
         # Too few rows to fit, or no network: an error, the file untouched.
         for extra, why in ((["--network", net, "--write"], "too few positions to fit the pawn table"),
                            (["--network", net, "--write", "--min-rows", "0"], "pawnscale --min-rows 0: want at least 1"),
