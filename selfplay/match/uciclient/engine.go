@@ -104,6 +104,7 @@ func start(argv []string, opts []Option, timeout time.Duration, text bool) (*Eng
 		return nil, errors.New("uci: empty engine command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	ownProcessGroup(cmd)
 	e := &Engine{
 		Name:    strings.Join(argv, " "),
 		options: map[string]bool{},

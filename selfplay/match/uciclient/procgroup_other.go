@@ -1,0 +1,8 @@
+//go:build !unix
+
+package uciclient
+
+import "os/exec"
+
+// ownProcessGroup does nothing where there are no Unix process groups.
+func ownProcessGroup(*exec.Cmd) {}
