@@ -97,12 +97,17 @@ type Params struct {
 	// losing captures are reduced by LMRBase/100 + ln(depth)·ln(move
 	// number) / (LMRDivisor/100) plies (the table lmrTable), adjusted by
 	// the node's kind, less a ply per LMRHistoryDivisor of history score;
-	// captures get LMRNoisyPercent percent of it.
-	LMRMinDepth       int
-	LMRBase           int
-	LMRDivisor        int
-	LMRHistoryDivisor int
-	LMRNoisyPercent   int
+	// captures get LMRNoisyPercent percent of it. A reduced move that
+	// beats alpha is searched again at full depth, a ply deeper when it
+	// beat the best score so far by more than LMRDeeperMargin plus 2 per
+	// ply, a ply shallower when by less than LMRShallowerMargin.
+	LMRMinDepth        int
+	LMRBase            int
+	LMRDivisor         int
+	LMRHistoryDivisor  int
+	LMRNoisyPercent    int
+	LMRDeeperMargin    int
+	LMRShallowerMargin int
 
 	// History: a quiet move that causes a cutoff at depth d earns
 	// HistoryBonusQuadratic·d² + HistoryBonusLinear·d, at most
@@ -192,6 +197,8 @@ var paramTable = [...]paramSpec{
 	{"LMRDivisor", &defaultParams.LMRDivisor, 230, 100, 500},
 	{"LMRHistoryDivisor", &defaultParams.LMRHistoryDivisor, 8000, 1000, 32000},
 	{"LMRNoisyPercent", &defaultParams.LMRNoisyPercent, 50, 0, 100},
+	{"LMRDeeperMargin", &defaultParams.LMRDeeperMargin, 40, 0, 200},
+	{"LMRShallowerMargin", &defaultParams.LMRShallowerMargin, 10, 0, 100},
 
 	{"HistoryBonusQuadratic", &defaultParams.HistoryBonusQuadratic, 16, 0, 64},
 	{"HistoryBonusLinear", &defaultParams.HistoryBonusLinear, 32, 0, 128},

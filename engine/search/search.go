@@ -442,9 +442,19 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				}
 				r = max(0, min(r, newDepth-1))
 			}
-			s = -w.negamax(-alpha-1, -alpha, newDepth-r, ply+1, true)
+			reduced := newDepth - r
+			s = -w.negamax(-alpha-1, -alpha, reduced, ply+1, true)
 			if s > alpha && r > 0 {
-				s = -w.negamax(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
+				// The reduced search beat alpha: search it again at full
+				// depth, a ply deeper if it beat the best score by far, a
+				// ply shallower if barely.
+				if bestScore > -MateInMaxPly {
+					newDepth += b2i(s > bestScore+params.LMRDeeperMargin+2*newDepth)
+					newDepth -= b2i(s < bestScore+params.LMRShallowerMargin)
+				}
+				if newDepth > reduced {
+					s = -w.negamax(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
+				}
 			}
 			if s > alpha && s < beta {
 				s = -w.negamax(-beta, -alpha, newDepth, ply+1, false)
