@@ -58,14 +58,17 @@ func networkRoot(t *testing.T) string {
 }
 
 // tinyNetworkConfig is a network cycle of a few seconds: 6 self-play games
-// a cycle, exported in shards of 150 rows (so that some are held out for
+// a cycle, about half of them from rook endgames with one to three pawns
+// (so that the pawn table has positions for each count however the search
+// plays), exported in shards of 150 rows (so that some are held out for
 // validation), one epoch of training on one CPU thread, the pawn table
 // fitted to every scored position (a count needs one row), a match of two
 // games at 300 nodes.
 func tinyNetworkConfig() Config {
 	c := defaultConfig()
 	c.Cycle, c.WorkDir, c.PythonEnv, c.NetworkFile = cycleNNUE, "work", "venv", "default.nnue"
-	c.SelfplayArgs = []string{"-games", "6", "-nodes", "200", "-workers", "2", "-quiet"}
+	c.SelfplayArgs = []string{"-games", "6", "-nodes", "200", "-workers", "2", "-quiet",
+		"-endgames", "KRPvKR,KRPPvKR,KRPPPvKR", "-endgame-share", "0.5"}
 	c.ExportArgs = []string{"-shard-rows", "150", "-quiet"}
 	c.TrainArgs = []string{"--epochs", "1", "--batch-size", "128", "--threads", "1", "--progress", "0"}
 	c.Args = []string{"--min-score", "1", "--min-rows", "1"}
