@@ -16,7 +16,7 @@
 // bounds check, and it changes no value, since squares, pieces, colours and
 // move-list indexes are already below 64, 16, 2 and 256. Where a check must
 // stay it is made once before the loop: scoreQuiets slices the keys to the
-// moves' length and reads ch1[0][0] and ch2[0][0] so that its loop needs
+// moves' length and reads ch1[0][0], ch2[0][0] and ch4[0][0] so that its loop needs
 // neither bounds nor nil checks (go build
 // -gcflags=chessforge/engine/search=-d=ssa/check_bce/debug=1 reports no
 // bounds check on the masked lines). Loops are shaped for the code they

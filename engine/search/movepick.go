@@ -54,7 +54,7 @@ type movePicker struct {
 	p     *board.Position
 
 	ttMove, killer1, killer2, counter board.Move
-	ch1, ch2                          *contTable
+	ch                                *contTables
 
 	// list holds the captures (or, in stageList, every move): moves
 	// [0,nBad) lost their exchange, [next,list.N) are still to come.
@@ -136,10 +136,10 @@ func capturedType(p *board.Position, m board.Move) board.PieceType {
 }
 
 // initMain prepares the moves of an interior node.
-func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *contTable) {
+func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch *contTables) {
 	p := w.pos
 	mp.w, mp.p = w, p
-	mp.ttMove, mp.ch1, mp.ch2 = ttMove, ch1, ch2
+	mp.ttMove, mp.ch = ttMove, ch
 	mp.next, mp.nBad, mp.bad = 0, 0, 0
 	mp.handedBad, mp.quietsSkipped = false, false
 	fr := &w.stack[ply]
@@ -169,7 +169,7 @@ func (mp *movePicker) initMain(w *worker, ply int, ttMove board.Move, ch1, ch2 *
 		case m == mp.counter:
 			s = scoreCounter
 		default:
-			s = int32(w.quietScore(us, p.PieceAt(m.From()), m, ch1, ch2))
+			s = int32(w.quietScore(us, p.PieceAt(m.From()), m, ch))
 		}
 		mp.scores[i] = s
 	}
@@ -400,7 +400,7 @@ func (mp *movePicker) generateQuiets() {
 		}
 	}
 	mp.quiets.N = n
-	mp.w.scoreQuiets(p, mp.quiets.Slice(), &mp.quietKeys, mp.ch1, mp.ch2)
+	mp.w.scoreQuiets(p, mp.quiets.Slice(), &mp.quietKeys, mp.ch)
 	mp.nextQuiet = 0
 	mp.quietMax = mp.bestQuiet()
 }
@@ -408,14 +408,15 @@ func (mp *movePicker) generateQuiets() {
 // scoreQuiets sets the selection keys (see quietKeys) of quiet moves from
 // their history and continuation histories (see quietScore), in a loop of
 // its own for tight code.
-func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, keys *[256]int64, ch1, ch2 *contTable) {
+func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, keys *[256]int64, ch *contTables) {
 	hist := &w.history[p.SideToMove()&1]
-	_, _ = ch1[0][0], ch2[0][0] // one nil check each, not one per move
+	ch1, ch2, ch4 := ch[0], ch[1], ch[2]
+	_, _, _ = ch1[0][0], ch2[0][0], ch4[0][0] // one nil check each, not one per move
 	out := keys[:len(moves)]
 	for i, m := range moves {
 		from, to := m.From()&63, m.To()&63
 		pc := p.PieceAt(from) & 15
-		score := int64(hist[from][to]) + int64(ch1[pc][to]) + int64(ch2[pc][to])
+		score := int64(hist[from][to]) + int64(ch1[pc][to]) + int64(ch2[pc][to]) + int64(ch4[pc][to])
 		out[i] = score<<8 | int64(255-i)
 	}
 }

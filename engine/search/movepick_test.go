@@ -78,7 +78,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 				w.counter[p.PieceAt(prev.To())][prev.To()] = pickMove()
 			}
 			want := sorted(legal.Slice())
-			ch1, ch2 := w.contTables(1)
+			ch := w.contTables(1)
 			// Random histories, with many ties, so that the order of the
 			// quiet moves means something.
 			for _, m := range legal.Slice() {
@@ -86,7 +86,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 			}
 
 			var mp movePicker
-			mp.initMain(w, 1, ttMove, ch1, ch2)
+			mp.initMain(w, 1, ttMove, &ch)
 			checkSEE := rng.IntN(2) == 0
 			got := pickAll(&mp, checkSEE, 0)
 			if !slices.Equal(sorted(got), want) {
@@ -103,7 +103,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 					m == mp.killer2 || m == mp.counter {
 					continue
 				}
-				s := w.quietScore(p.SideToMove(), p.PieceAt(m.From()), m, ch1, ch2)
+				s := w.quietScore(p.SideToMove(), p.PieceAt(m.From()), m, &ch)
 				if s > last {
 					t.Fatalf("%s: quiet move %v (score %d) handed out after one scoring %d (%v)", p.FEN(), m, s, last, got)
 				}
@@ -112,7 +112,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 
 			// Without the look-ahead (pick's lookAhead off at random) the
 			// order is the same.
-			mp.initMain(w, 1, ttMove, ch1, ch2)
+			mp.initMain(w, 1, ttMove, &ch)
 			var noAhead []board.Move
 			for {
 				m := mp.pick(checkSEE, rng.IntN(2) == 0)
@@ -126,7 +126,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 			}
 
 			skipAt := 1 + rng.IntN(4)
-			mp.initMain(w, 1, ttMove, ch1, ch2)
+			mp.initMain(w, 1, ttMove, &ch)
 			got = pickAll(&mp, true, skipAt)
 			seen := map[board.Move]bool{}
 			for i, m := range got {
@@ -183,9 +183,9 @@ func TestSamePlySearchesLeaveThePickerAlone(t *testing.T) {
 		w.stack[i] = frame{eval: -Infinity}
 	}
 	const ply = 2
-	ch1, ch2 := w.contTables(ply)
+	ch := w.contTables(ply)
 	mp := &w.pickers[ply][pickMain]
-	mp.initMain(w, ply, board.NullMove, ch1, ch2)
+	mp.initMain(w, ply, board.NullMove, &ch)
 	first := mp.pick(true, true)
 	if !p.IsCapture(first) {
 		t.Fatalf("first move %v is not a capture: the test wants the capture list in use", first)
@@ -230,10 +230,10 @@ func TestCaptureHistoryOrdersCaptures(t *testing.T) {
 		w.stack[i] = frame{eval: -Infinity}
 	}
 	const ply = 1
-	ch1, ch2 := w.contTables(ply)
+	ch := w.contTables(ply)
 	firstMove := func() board.Move {
 		mp := &w.pickers[ply][pickMain]
-		mp.initMain(w, ply, board.NullMove, ch1, ch2)
+		mp.initMain(w, ply, board.NullMove, &ch)
 		return mp.pick(true, true)
 	}
 	a := firstMove()
@@ -249,7 +249,7 @@ func TestCaptureHistoryOrdersCaptures(t *testing.T) {
 		t.Fatalf("captures %v, first move %v: want two captures", caps.Slice(), a)
 	}
 
-	w.updateCutoffStats(ply, b, false, 6, nil, []board.Move{a}, ch1, ch2)
+	w.updateCutoffStats(ply, b, false, 6, nil, []board.Move{a}, &ch)
 	if hb, ha := *w.captureHist(p, b), *w.captureHist(p, a); hb <= 0 || ha >= 0 {
 		t.Fatalf("after %v cut off with %v tried first: capture histories %d and %d, want > 0 and < 0", b, a, hb, ha)
 	}
@@ -259,11 +259,108 @@ func TestCaptureHistoryOrdersCaptures(t *testing.T) {
 
 	before := *w.captureHist(p, b)
 	quiet := board.NewMove(board.E1, board.D1)
-	w.updateCutoffStats(ply, quiet, true, 6, nil, []board.Move{b}, ch1, ch2)
+	w.updateCutoffStats(ply, quiet, true, 6, nil, []board.Move{b}, &ch)
 	if after := *w.captureHist(p, b); after >= before {
 		t.Fatalf("a quiet cutoff after %v left its capture history at %d (was %d)", b, after, before)
 	}
 	if w.history[board.White][board.E1][board.D1] <= 0 {
 		t.Fatal("the quiet move that cut off earned no history")
+	}
+}
+
+// TestQuietCutoffTeachesEveryContinuationTable checks that a quiet move
+// that causes a cutoff gains in the continuation tables of the moves one,
+// two and four plies before it, and that those tables then order it.
+func TestQuietCutoffTeachesEveryContinuationTable(t *testing.T) {
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	p := mustFEN(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	w.pos = p
+	for i := range w.stack {
+		w.stack[i] = frame{eval: -Infinity}
+	}
+	const ply = 4
+	// The line to this node, as the search would have noted it: the
+	// moves made from plies 0 to 3.
+	sq := func(name string) board.Square {
+		s, ok := board.ParseSquare(name)
+		if !ok {
+			t.Fatalf("bad square %q", name)
+		}
+		return s
+	}
+	wp, bp := board.MakePiece(board.White, board.Pawn), board.MakePiece(board.Black, board.Pawn)
+	wn, bn := board.MakePiece(board.White, board.Knight), board.MakePiece(board.Black, board.Knight)
+	wb := board.MakePiece(board.White, board.Bishop)
+	line := []struct {
+		pc board.Piece
+		to board.Square
+	}{{wp, sq("e4")}, {bp, sq("e5")}, {wn, sq("f3")}, {bn, sq("c6")}}
+	for i, l := range line {
+		w.stack[i].moved, w.stack[i].to = l.pc, l.to
+	}
+	ch := w.contTables(ply)
+	for i, back := range []int{1, 2, 4} {
+		if want := &w.contHist[line[ply-back].pc][line[ply-back].to]; ch[i] != want {
+			t.Fatalf("continuation table %d is not that of the move %d plies back", i, back)
+		}
+	}
+	m := board.NewMove(board.F1, sq("b5"))
+	w.updateCutoffStats(ply, m, true, 6, nil, nil, &ch)
+	for i, c := range ch {
+		if c[wb][sq("b5")] <= 0 {
+			t.Errorf("continuation table %d: Bb5 scores %d after its cutoff, want > 0", i, c[wb][sq("b5")])
+		}
+	}
+	w.history = [2][64][64]int16{}
+	if s := w.quietScore(board.White, wb, m, &ch); s <= 0 {
+		t.Errorf("Bb5's ordering score is %d without its history, want > 0 from its continuation histories", s)
+	}
+}
+
+// TestFailLowRewardsTheOpponentsQuietMove checks that when every reply to
+// a quiet move fails low, that move gains in its side's history and in the
+// continuation tables of the moves before it, and that a capture gains
+// nothing there.
+func TestFailLowRewardsTheOpponentsQuietMove(t *testing.T) {
+	for _, c := range []struct {
+		name, fen, move string
+		rewarded        bool
+	}{
+		{"quiet", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "f1b5", true},
+		{"capture", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "f3e5", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := New(Options{HashMB: 1, Threads: 1})
+			w := e.workers[0]
+			p := mustFEN(t, c.fen)
+			m, err := p.ParseUCIMove(c.move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.pos = p
+			w.rootPly = p.Ply()
+			w.completed = 1
+			for i := range w.stack {
+				w.stack[i] = frame{eval: -Infinity}
+			}
+			pc := p.PieceAt(m.From())
+			bn, c6 := board.MakePiece(board.Black, board.Knight), board.Square(42)
+			w.stack[0].moved, w.stack[0].to = bn, c6 // the move before it
+			w.stack[1].moved, w.stack[1].to = pc, m.To()
+			p.MakeMove(m)
+			// A window far above anything Black can reach: every reply fails
+			// low (deeper than razoring, which would answer without them).
+			w.negamax(5000, 5001, params.RazorMaxDepth+1, 2, false)
+			p.UnmakeMove()
+			hist := w.history[board.White][m.From()][m.To()]
+			cont := w.contHist[bn][c6][pc][m.To()]
+			if c.rewarded && (hist <= 0 || cont <= 0) {
+				t.Fatalf("%s: history %d, continuation history %d after every reply failed low, want > 0", c.move, hist, cont)
+			}
+			if !c.rewarded && (hist != 0 || cont != 0) {
+				t.Fatalf("%s, a capture: history %d, continuation history %d, want 0", c.move, hist, cont)
+			}
+		})
 	}
 }

@@ -27,10 +27,14 @@ type frame struct {
 	to    board.Square
 }
 
-// contTables returns the continuation tables of the moves made one and two
-// plies before ply (a shared empty table where there is none, e.g. at the
-// root or after a null move).
-func (w *worker) contTables(ply int) (*contTable, *contTable) {
+// contTables are the continuation tables that score a quiet move at a
+// node: those of the moves made one, two and four plies before it.
+type contTables [3]*contTable
+
+// contTables returns the continuation tables of the node at ply (a shared
+// empty table where there is no such move, e.g. near the root or after a
+// null move).
+func (w *worker) contTables(ply int) contTables {
 	ch := func(back int) *contTable {
 		if ply-back < 0 {
 			return &w.contHist[board.NoPiece][0]
@@ -38,13 +42,14 @@ func (w *worker) contTables(ply int) (*contTable, *contTable) {
 		f := &w.stack[ply-back]
 		return &w.contHist[f.moved][f.to]
 	}
-	return ch(1), ch(2)
+	return contTables{ch(1), ch(2), ch(4)}
 }
 
 // quietScore is a quiet move's ordering score: its history and its
 // continuation histories.
-func (w *worker) quietScore(us board.Color, pc board.Piece, m board.Move, ch1, ch2 *contTable) int {
-	return int(w.history[us][m.From()][m.To()]) + int(ch1[pc][m.To()]) + int(ch2[pc][m.To()])
+func (w *worker) quietScore(us board.Color, pc board.Piece, m board.Move, ch *contTables) int {
+	to := m.To()
+	return int(w.history[us][m.From()][to]) + int(ch[0][pc][to]) + int(ch[1][pc][to]) + int(ch[2][pc][to])
 }
 
 // lmrTable[depth][moveNumber] is the base late-move reduction in plies,
@@ -314,12 +319,12 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		depth--
 	}
 
-	ch1, ch2 := w.contTables(ply)
+	ch := w.contTables(ply)
 	mp := &w.pickers[ply][pickMain+b2i(excluded != board.NullMove)]
 	if root {
 		mp.initRoot(p, w.rootMoves[w.pvIdx:]) // the current line's candidates, in the last iteration's order
 	} else {
-		mp.initMain(w, ply, ttMove, ch1, ch2)
+		mp.initMain(w, ply, ttMove, &ch)
 	}
 	us := p.SideToMove()
 	bestScore := -Infinity
@@ -407,7 +412,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		moved := p.PieceAt(m.From())
 		histScore := 0
 		if quiet {
-			histScore = w.quietScore(us, moved, m, ch1, ch2)
+			histScore = w.quietScore(us, moved, m, &ch)
 		}
 		fr.moved, fr.to = moved, m.To()
 		nodesBefore := w.nodes
@@ -478,7 +483,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				alpha = s
 				w.updatePV(ply, m)
 				if s >= beta {
-					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], ch1, ch2)
+					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], &ch)
 					break
 				}
 			}
@@ -505,6 +510,14 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		return alpha
 	}
 
+	// Every reply to the opponent's last move failed low: if that move was
+	// quiet, it earns the history bonus in the opponent's statistics.
+	if bestMove == board.NullMove && !root && excluded == board.NullMove {
+		if prev := p.LastMove(); prev != board.NullMove && p.CapturedPiece() == board.NoPiece && !prev.IsPromotion() {
+			w.rewardPriorQuiet(ply, prev, historyBonus(depth))
+		}
+	}
+
 	if excluded == board.NullMove && !(root && w.pvIdx > 0) {
 		w.store(key, bestMove, bestScore, staticEval, inCheck, origAlpha, beta, depth, ply)
 	}
@@ -522,10 +535,10 @@ func b2i(b bool) int {
 // penalises the moves tried before it: a quiet m in the quiet statistics
 // (see updateQuietStats), a capture or promotion in the capture history;
 // the captures and promotions tried before m lose in either case.
-func (w *worker) updateCutoffStats(ply int, m board.Move, quiet bool, depth int, quietsTried, capturesTried []board.Move, ch1, ch2 *contTable) {
+func (w *worker) updateCutoffStats(ply int, m board.Move, quiet bool, depth int, quietsTried, capturesTried []board.Move, ch *contTables) {
 	bonus := historyBonus(depth)
 	if quiet {
-		w.updateQuietStats(ply, m, bonus, quietsTried, ch1, ch2)
+		w.updateQuietStats(ply, m, bonus, quietsTried, ch)
 	} else {
 		gravity(w.captureHist(w.pos, m), bonus)
 	}
@@ -543,7 +556,7 @@ func historyBonus(depth int) int {
 // updateQuietStats rewards a quiet move that caused a cutoff (killer,
 // countermove, history, continuation histories) with bonus and penalises
 // the quiet moves tried before it.
-func (w *worker) updateQuietStats(ply int, m board.Move, bonus int, tried []board.Move, ch1, ch2 *contTable) {
+func (w *worker) updateQuietStats(ply int, m board.Move, bonus int, tried []board.Move, ch *contTables) {
 	fr := &w.stack[ply]
 	if fr.killers[0] != m {
 		fr.killers[1] = fr.killers[0]
@@ -554,18 +567,29 @@ func (w *worker) updateQuietStats(ply int, m board.Move, bonus int, tried []boar
 		w.counter[p.PieceAt(prev.To())][prev.To()] = m
 	}
 	us := p.SideToMove()
-	w.updateQuiet(us, m, bonus, ch1, ch2)
+	w.updateQuiet(us, m, bonus, ch)
 	for _, q := range tried {
-		w.updateQuiet(us, q, -bonus, ch1, ch2)
+		w.updateQuiet(us, q, -bonus, ch)
 	}
 }
 
 // updateQuiet adds bonus to a quiet move's history and continuation histories.
-func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch1, ch2 *contTable) {
+func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch *contTables) {
 	pc := w.pos.PieceAt(m.From())
 	gravity(&w.history[us][m.From()][m.To()], bonus)
-	gravity(&ch1[pc][m.To()], bonus)
-	gravity(&ch2[pc][m.To()], bonus)
+	for _, t := range ch {
+		gravity(&t[pc][m.To()], bonus)
+	}
+}
+
+// rewardPriorQuiet adds bonus to the history and continuation histories of
+// prev, the quiet move that led to the node at ply.
+func (w *worker) rewardPriorQuiet(ply int, prev board.Move, bonus int) {
+	pc, to := w.pos.PieceAt(prev.To()), prev.To()
+	gravity(&w.history[w.pos.SideToMove().Other()][prev.From()][to], bonus)
+	for _, t := range w.contTables(ply - 1) {
+		gravity(&t[pc][to], bonus)
+	}
 }
 
 // historyLimit bounds history scores (see gravity): they fit an int16.
