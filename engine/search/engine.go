@@ -237,6 +237,9 @@ type worker struct {
 	// contHist[piece][to] scores a quiet move by the move made one or two
 	// plies before it (continuation history).
 	contHist [13][64]contTable
+	// pawnHist[pawnIndex] scores a quiet move by the pawn structure it is
+	// made in.
+	pawnHist [pawnHistSize]contTable
 	// capHist[piece][to][captured] scores captures and promotions (the
 	// captured type is board.NoPieceType for a promotion that takes
 	// nothing); see captureHist.

@@ -410,13 +410,13 @@ func (mp *movePicker) generateQuiets() {
 // its own for tight code.
 func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, keys *[256]int64, ch *contTables) {
 	hist := &w.history[p.SideToMove()&1]
-	ch1, ch2, ch4 := ch[0], ch[1], ch[2]
-	_, _, _ = ch1[0][0], ch2[0][0], ch4[0][0] // one nil check each, not one per move
+	ch1, ch2, ch4, ph := ch[0], ch[1], ch[2], ch[3]
+	_, _, _, _ = ch1[0][0], ch2[0][0], ch4[0][0], ph[0][0] // one nil check each, not one per move
 	out := keys[:len(moves)]
 	for i, m := range moves {
 		from, to := m.From()&63, m.To()&63
 		pc := p.PieceAt(from) & 15
-		score := int64(hist[from][to]) + int64(ch1[pc][to]) + int64(ch2[pc][to]) + int64(ch4[pc][to])
+		score := int64(hist[from][to]) + int64(ch1[pc][to]) + int64(ch2[pc][to]) + int64(ch4[pc][to]) + int64(ph[pc][to])
 		out[i] = score<<8 | int64(255-i)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"chessforge/engine/board"
@@ -270,7 +271,8 @@ func TestCaptureHistoryOrdersCaptures(t *testing.T) {
 
 // TestQuietCutoffTeachesEveryContinuationTable checks that a quiet move
 // that causes a cutoff gains in the continuation tables of the moves one,
-// two and four plies before it, and that those tables then order it.
+// two and four plies before it and in the pawn history of its pawn
+// structure, and that those tables then order it.
 func TestQuietCutoffTeachesEveryContinuationTable(t *testing.T) {
 	e := New(Options{HashMB: 1, Threads: 1})
 	w := e.workers[0]
@@ -305,11 +307,14 @@ func TestQuietCutoffTeachesEveryContinuationTable(t *testing.T) {
 			t.Fatalf("continuation table %d is not that of the move %d plies back", i, back)
 		}
 	}
+	if ch[3] != &w.pawnHist[pawnIndex(p)] {
+		t.Fatal("the last table is not the pawn history of the node's pawn structure")
+	}
 	m := board.NewMove(board.F1, sq("b5"))
 	w.updateCutoffStats(ply, m, true, 6, nil, nil, &ch)
 	for i, c := range ch {
 		if c[wb][sq("b5")] <= 0 {
-			t.Errorf("continuation table %d: Bb5 scores %d after its cutoff, want > 0", i, c[wb][sq("b5")])
+			t.Errorf("table %d: Bb5 scores %d after its cutoff, want > 0", i, c[wb][sq("b5")])
 		}
 	}
 	w.history = [2][64][64]int16{}
@@ -363,4 +368,73 @@ func TestFailLowRewardsTheOpponentsQuietMove(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPawnIndexFollowsThePawns checks that the pawn history index depends
+// on the pawns alone: the same pawns with other pieces elsewhere share it,
+// and the indexes of many pawn structures spread over the tables.
+func TestPawnIndexFollowsThePawns(t *testing.T) {
+	a := mustFEN(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	b := mustFEN(t, "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3")
+	if pawnIndex(a) != pawnIndex(b) {
+		t.Fatalf("same pawns, indexes %d and %d", pawnIndex(a), pawnIndex(b))
+	}
+	seen := map[int]bool{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		// A random pawn structure on ranks 2 to 7, none next to a king
+		// (whose check would make the position illegal).
+		var board8 [64]byte
+		white, black := 0, 0
+		for sq := 8; sq < 56; sq++ {
+			if f := sq % 8; (sq < 16 || sq >= 48) && f >= 3 && f <= 5 {
+				continue
+			}
+			switch rng.IntN(8) {
+			case 0:
+				if white < 8 {
+					board8[sq] = 'P'
+					white++
+				}
+			case 1:
+				if black < 8 {
+					board8[sq] = 'p'
+					black++
+				}
+			}
+		}
+		board8[4], board8[60] = 'K', 'k'
+		seen[pawnIndex(mustFEN(t, fenOf(board8)))] = true
+	}
+	if len(seen) < 150 {
+		t.Fatalf("200 random pawn structures fell into %d tables of %d", len(seen), pawnHistSize)
+	}
+}
+
+// fenOf writes a FEN (White to move, no castling) of the pieces on the
+// squares, a1 first.
+func fenOf(sq [64]byte) string {
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := range 8 {
+			c := sq[rank*8+file]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String() + " w - - 0 1"
 }

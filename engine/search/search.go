@@ -28,8 +28,18 @@ type frame struct {
 }
 
 // contTables are the continuation tables that score a quiet move at a
-// node: those of the moves made one, two and four plies before it.
-type contTables [3]*contTable
+// node: those of the moves made one, two and four plies before it, and the
+// pawn history table of the node's pawn structure.
+type contTables [4]*contTable
+
+// pawnHistSize is the number of pawn history tables (a power of two).
+const pawnHistSize = 512
+
+// pawnIndex is the index of p's pawn structure in the pawn history.
+func pawnIndex(p *board.Position) int {
+	h := uint64(p.Pieces(board.White, board.Pawn))*0x9E3779B97F4A7C15 ^ uint64(p.Pieces(board.Black, board.Pawn))*0xC2B2AE3D27D4EB4F
+	return int(h >> 55 & (pawnHistSize - 1))
+}
 
 // contTables returns the continuation tables of the node at ply (a shared
 // empty table where there is no such move, e.g. near the root or after a
@@ -42,14 +52,14 @@ func (w *worker) contTables(ply int) contTables {
 		f := &w.stack[ply-back]
 		return &w.contHist[f.moved][f.to]
 	}
-	return contTables{ch(1), ch(2), ch(4)}
+	return contTables{ch(1), ch(2), ch(4), &w.pawnHist[pawnIndex(w.pos)]}
 }
 
 // quietScore is a quiet move's ordering score: its history and its
 // continuation histories.
 func (w *worker) quietScore(us board.Color, pc board.Piece, m board.Move, ch *contTables) int {
 	to := m.To()
-	return int(w.history[us][m.From()][to]) + int(ch[0][pc][to]) + int(ch[1][pc][to]) + int(ch[2][pc][to])
+	return int(w.history[us][m.From()][to]) + int(ch[0][pc][to]) + int(ch[1][pc][to]) + int(ch[2][pc][to]) + int(ch[3][pc][to])
 }
 
 // lmrTable[depth][moveNumber] is the base late-move reduction in plies,
@@ -587,7 +597,8 @@ func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch *contTa
 func (w *worker) rewardPriorQuiet(ply int, prev board.Move, bonus int) {
 	pc, to := w.pos.PieceAt(prev.To()), prev.To()
 	gravity(&w.history[w.pos.SideToMove().Other()][prev.From()][to], bonus)
-	for _, t := range w.contTables(ply - 1) {
+	ch := w.contTables(ply - 1)
+	for _, t := range ch[:3] {
 		gravity(&t[pc][to], bonus)
 	}
 }
