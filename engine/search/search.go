@@ -37,7 +37,13 @@ const pawnHistSize = 512
 
 // pawnIndex is the index of p's pawn structure in the pawn history.
 func pawnIndex(p *board.Position) int {
-	h := uint64(p.Pieces(board.White, board.Pawn))*0x9E3779B97F4A7C15 ^ uint64(p.Pieces(board.Black, board.Pawn))*0xC2B2AE3D27D4EB4F
+	return pawnStructureIndex(p.Pieces(board.White, board.Pawn), p.Pieces(board.Black, board.Pawn))
+}
+
+// pawnStructureIndex is the pawn history index of white and black pawns: a
+// multiplicative hash's top bits.
+func pawnStructureIndex(white, black board.Bitboard) int {
+	h := uint64(white)*0x9E3779B97F4A7C15 ^ uint64(black)*0xC2B2AE3D27D4EB4F
 	return int(h >> 55 & (pawnHistSize - 1))
 }
 
