@@ -3,7 +3,7 @@
 // transposition table, quiescence with SEE, null move, ProbCut, late move
 // reductions and pruning, futility and razoring, check and singular
 // extensions (double and negative ones too), move ordering by history,
-// continuation and capture histories, and Lazy SMP. An Engine is a library object: a program may run many at once,
+// continuation, pawn and capture histories, and Lazy SMP. An Engine is a library object: a program may run many at once,
 // each with its own table and threads; a one-thread, node-limited search is
 // deterministic given the Engine's state (fresh or Cleared).
 //
@@ -234,8 +234,8 @@ type worker struct {
 	// ±historyLimit.
 	history [2][64][64]int16
 	counter [12][64]board.Move
-	// contHist[piece][to] scores a quiet move by the move made one or two
-	// plies before it (continuation history).
+	// contHist[piece][to] scores a quiet move by the move made one, two or
+	// four plies before it (continuation history; see contBack).
 	contHist [13][64]contTable
 	// pawnHist[pawnIndex] scores a quiet move by the pawn structure it is
 	// made in.

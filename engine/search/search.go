@@ -27,10 +27,14 @@ type frame struct {
 	to    board.Square
 }
 
-// contTables are the continuation tables that score a quiet move at a
-// node: those of the moves made one, two and four plies before it, and the
-// pawn history table of the node's pawn structure.
-type contTables [4]*contTable
+// contBack are the plies back whose moves' continuation tables score a
+// quiet move.
+var contBack = [...]int{1, 2, 4}
+
+// contTables are the tables that score a quiet move at a node beside its
+// history: the continuation tables of the moves contBack plies before it,
+// then the pawn history table of the node's pawn structure.
+type contTables [len(contBack) + 1]*contTable
 
 // pawnHistSize is the number of pawn history tables (a power of two).
 const pawnHistSize = 512
@@ -47,22 +51,29 @@ func pawnStructureIndex(white, black board.Bitboard) int {
 	return int(h >> 55 & (pawnHistSize - 1))
 }
 
-// contTables returns the continuation tables of the node at ply (a shared
-// empty table where there is no such move, e.g. near the root or after a
-// null move).
-func (w *worker) contTables(ply int) contTables {
-	ch := func(back int) *contTable {
-		if ply-back < 0 {
-			return &w.contHist[board.NoPiece][0]
-		}
-		f := &w.stack[ply-back]
-		return &w.contHist[f.moved][f.to]
+// contTable returns the continuation table of the move made back plies
+// before the node at ply (a shared empty table where there is none, e.g.
+// near the root or after a null move).
+func (w *worker) contTable(ply, back int) *contTable {
+	if ply-back < 0 {
+		return &w.contHist[board.NoPiece][0]
 	}
-	return contTables{ch(1), ch(2), ch(4), &w.pawnHist[pawnIndex(w.pos)]}
+	f := &w.stack[ply-back]
+	return &w.contHist[f.moved][f.to]
 }
 
-// quietScore is a quiet move's ordering score: its history and its
-// continuation histories.
+// contTables returns the tables of the node at ply, w.pos (see contTables).
+func (w *worker) contTables(ply int) contTables {
+	var ch contTables
+	for i, back := range contBack {
+		ch[i] = w.contTable(ply, back)
+	}
+	ch[len(contBack)] = &w.pawnHist[pawnIndex(w.pos)]
+	return ch
+}
+
+// quietScore is a quiet move's ordering score: its history, continuation
+// histories and pawn history.
 func (w *worker) quietScore(us board.Color, pc board.Piece, m board.Move, ch *contTables) int {
 	to := m.To()
 	return int(w.history[us][m.From()][to]) + int(ch[0][pc][to]) + int(ch[1][pc][to]) + int(ch[2][pc][to]) + int(ch[3][pc][to])
@@ -589,7 +600,8 @@ func (w *worker) updateQuietStats(ply int, m board.Move, bonus int, tried []boar
 	}
 }
 
-// updateQuiet adds bonus to a quiet move's history and continuation histories.
+// updateQuiet adds bonus to a quiet move's history, continuation histories
+// and pawn history.
 func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch *contTables) {
 	pc := w.pos.PieceAt(m.From())
 	gravity(&w.history[us][m.From()][m.To()], bonus)
@@ -603,9 +615,8 @@ func (w *worker) updateQuiet(us board.Color, m board.Move, bonus int, ch *contTa
 func (w *worker) rewardPriorQuiet(ply int, prev board.Move, bonus int) {
 	pc, to := w.pos.PieceAt(prev.To()), prev.To()
 	gravity(&w.history[w.pos.SideToMove().Other()][prev.From()][to], bonus)
-	ch := w.contTables(ply - 1)
-	for _, t := range ch[:3] {
-		gravity(&t[pc][to], bonus)
+	for _, back := range contBack {
+		gravity(&w.contTable(ply-1, back)[pc][to], bonus)
 	}
 }
 
