@@ -392,3 +392,51 @@ func TestPawnIndexFollowsThePawns(t *testing.T) {
 		t.Fatalf("200 random pawn structures fell into %d tables of %d", len(seen), pawnHistSize)
 	}
 }
+
+// TestCutoffsCountBetaCutoffs checks the count a node's parent uses to
+// reduce its moves more: a node that fails high adds one cutoff to its
+// ply's count with a table move, two without, and a node clears the count
+// of the ply two below it.
+func TestCutoffsCountBetaCutoffs(t *testing.T) {
+	const fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+	for _, c := range []struct {
+		name    string
+		ttMove  string
+		cutoffs int
+	}{
+		{"without a table move", "", 2},
+		{"with a table move", "f1b5", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := New(Options{HashMB: 1, Threads: 1})
+			w := e.workers[0]
+			p := mustFEN(t, fen)
+			w.pos = p
+			w.rootPly = p.Ply()
+			w.completed = 1
+			for i := range w.stack {
+				w.stack[i] = frame{eval: -Infinity}
+			}
+			if c.ttMove != "" {
+				m, err := p.ParseUCIMove(c.ttMove)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.tt.Store(p.Hash(), m, 0, 0, 0, BoundUpper)
+			}
+			const ply = 2
+			w.stack[ply].cutoffs = 0
+			const stale = 1000 // left by an earlier node; far more than this small search makes
+			w.stack[ply+2].cutoffs = stale
+			// A window far below anything White can score, and a PV node
+			// (no pruning before the moves): the first move cuts off.
+			w.negamax(-5000, -4000, 3, ply, false)
+			if got := w.stack[ply].cutoffs; got != c.cutoffs {
+				t.Errorf("cutoffs at the node's ply %d, want %d", got, c.cutoffs)
+			}
+			if got := w.stack[ply+2].cutoffs; got >= stale {
+				t.Errorf("cutoffs two plies below %d, want the node to have cleared it", got)
+			}
+		})
+	}
+}

@@ -25,6 +25,9 @@ type frame struct {
 	// next plies: the piece moved (board.NoPiece for a null move) and its target.
 	moved board.Piece
 	to    board.Square
+	// cutoffs counts the beta cutoffs at this ply since the node two
+	// plies up began: many mean its moves keep being refuted.
+	cutoffs int
 }
 
 // contBack are the plies back whose moves' continuation tables score a
@@ -251,6 +254,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		adjEval = ttScore
 	}
 	w.stack[ply+1].killers = [2]board.Move{}
+	w.stack[ply+2].cutoffs = 0
 	w.stack[ply+2].excluded = board.NullMove
 	w.stack[ply+1].excluded = board.NullMove
 
@@ -465,6 +469,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				r = lmr(depth, moveCount)
 				r -= b2i(pvNode)
 				r += b2i(cutNode)
+				r += b2i(w.stack[ply+1].cutoffs > 3) // the siblings' replies keep cutting off
 				r += b2i(!improving)
 				r -= b2i(givesCheck)
 				if quiet {
@@ -510,6 +515,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				alpha = s
 				w.updatePV(ply, m)
 				if s >= beta {
+					fr.cutoffs += 1 + b2i(ttMove == board.NullMove) // unforeseen by the table: counts twice
 					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], &ch)
 					break
 				}
