@@ -64,16 +64,17 @@ type Params struct {
 	LMPMaxDepth int
 	LMPBase     int
 
-	// Futility pruning: up to FutilityMaxDepth, outside check, quiet moves
-	// are pruned once the evaluation plus FutilityBase plus FutilityMargin
-	// per ply of depth does not reach alpha.
+	// Futility pruning: outside check, a quiet move is pruned when the
+	// evaluation plus FutilityBase plus FutilityMargin per ply of its
+	// reduced depth (see reducedDepth), at most FutilityMaxDepth, does not
+	// reach alpha.
 	FutilityMaxDepth int
 	FutilityBase     int
 	FutilityMargin   int
 
 	// Static exchange pruning: up to SEEPruneMaxDepth, a quiet move that
-	// loses more than SEEQuietMargin·depth² in exchanges, or a capture
-	// that loses more than SEENoisyMargin·depth, is pruned.
+	// loses more than SEEQuietMargin·d² in exchanges (d its reduced depth),
+	// or a capture that loses more than SEENoisyMargin·depth, is pruned.
 	SEEPruneMaxDepth int
 	SEEQuietMargin   int
 	SEENoisyMargin   int

@@ -90,6 +90,14 @@ func lmr(depth, moveNumber int) int {
 	return int(lmrTable[min(depth, 63)][min(moveNumber, 63)])
 }
 
+// reducedDepth is about the depth late-move reduction would search a quiet
+// move to: the move's depth less its base reduction, a ply more for each
+// LMRHistoryDivisor of its history score (less for a bad one), never below
+// zero. Futility and SEE pruning judge a quiet move at this depth.
+func reducedDepth(depth, moveNumber, histScore int) int {
+	return max(0, depth-1-lmr(depth, moveNumber)+histScore/params.LMRHistoryDivisor)
+}
+
 // checkLimits runs every 512 nodes: it polls the stop flag, and on the
 // main thread the clock and the node budget.
 func (w *worker) checkLimits() {
@@ -392,20 +400,26 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			continue
 		}
 		moveCount++
+		moved := p.PieceAt(m.From())
+		histScore := 0
+		if quiet {
+			histScore = w.quietScore(us, moved, m, &ch)
+		}
 
 		// Pruning of late or losing moves at shallow depth. Quiet checks
-		// are only pruned when they lose material.
+		// are only pruned when they lose material. A quiet move is judged
+		// at the depth late-move reduction would search it to.
 		if !root && bestScore > -MateInMaxPly && p.NonPawnMaterial(us) {
 			if quiet && !givesCheck {
 				if moveCount > lmpLimit {
 					mp.skipQuiets()
 					continue
 				}
-				if !inCheck && depth <= params.FutilityMaxDepth && staticEval+params.FutilityBase+params.FutilityMargin*depth <= alpha {
-					mp.skipQuiets()
+				lmrDepth := reducedDepth(depth, moveCount, histScore)
+				if !inCheck && lmrDepth <= params.FutilityMaxDepth && staticEval+params.FutilityBase+params.FutilityMargin*lmrDepth <= alpha {
 					continue
 				}
-				if depth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEEQuietMargin*depth*depth) {
+				if lmrDepth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEEQuietMargin*lmrDepth*lmrDepth) {
 					continue
 				}
 			} else if depth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEENoisyMargin*depth) {
@@ -440,11 +454,6 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 
-		moved := p.PieceAt(m.From())
-		histScore := 0
-		if quiet {
-			histScore = w.quietScore(us, moved, m, &ch)
-		}
 		fr.moved, fr.to = moved, m.To()
 		nodesBefore := w.nodes
 		if w.nn != nil {

@@ -411,3 +411,25 @@ func TestProbCutCutsWithAWinningCapture(t *testing.T) {
 		}
 	}
 }
+
+// TestReducedDepthFollowsHistory checks the depth at which shallow pruning
+// judges a quiet move: the base late-move reduction at no history, a ply
+// deeper or shallower per LMRHistoryDivisor of history, never negative.
+func TestReducedDepthFollowsHistory(t *testing.T) {
+	div := params.LMRHistoryDivisor
+	for _, c := range []struct{ depth, move int }{{3, 4}, {6, 10}, {8, 2}, {12, 30}} {
+		base := max(0, c.depth-1-lmr(c.depth, c.move))
+		if got := reducedDepth(c.depth, c.move, 0); got != base {
+			t.Errorf("depth %d, move %d, no history: %d, want %d", c.depth, c.move, got, base)
+		}
+		if got := reducedDepth(c.depth, c.move, 2*div); got != base+2 {
+			t.Errorf("depth %d, move %d, history 2×divisor: %d, want %d", c.depth, c.move, got, base+2)
+		}
+		if got := reducedDepth(c.depth, c.move, -div); got != max(0, c.depth-1-lmr(c.depth, c.move)-1) {
+			t.Errorf("depth %d, move %d, history −divisor: %d, want a ply shallower", c.depth, c.move, got)
+		}
+		if got := reducedDepth(c.depth, c.move, -4*historyLimit); got < 0 {
+			t.Errorf("depth %d, move %d, worst history: %d, want >= 0", c.depth, c.move, got)
+		}
+	}
+}
