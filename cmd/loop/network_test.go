@@ -57,7 +57,7 @@ func networkRoot(t *testing.T) string {
 	return root
 }
 
-// tinyNetworkConfig is a network cycle of a few seconds: 6 self-play games
+// tinyNetworkConfig is a network cycle of a few seconds: 12 self-play games
 // a cycle, about half of them from rook endgames with one to three pawns
 // (so that the pawn table has positions for each count however the search
 // plays), exported in shards of 150 rows (so that some are held out for
@@ -67,7 +67,7 @@ func networkRoot(t *testing.T) string {
 func tinyNetworkConfig() Config {
 	c := defaultConfig()
 	c.Cycle, c.WorkDir, c.PythonEnv, c.NetworkFile = cycleNNUE, "work", "venv", "default.nnue"
-	c.SelfplayArgs = []string{"-games", "6", "-nodes", "200", "-workers", "2", "-quiet",
+	c.SelfplayArgs = []string{"-games", "12", "-nodes", "200", "-workers", "2", "-quiet",
 		"-endgames", "KRPvKR,KRPPvKR,KRPPPvKR", "-endgame-share", "0.5"}
 	c.ExportArgs = []string{"-shard-rows", "150", "-quiet"}
 	c.TrainArgs = []string{"--epochs", "1", "--batch-size", "128", "--threads", "1", "--progress", "0"}
