@@ -95,7 +95,13 @@ func lmr(depth, moveNumber int) int {
 // LMRHistoryDivisor of its history score (less for a bad one), never below
 // zero. Futility and SEE pruning judge a quiet move at this depth.
 func reducedDepth(depth, moveNumber, histScore int) int {
-	return max(0, depth-1-lmr(depth, moveNumber)+histScore/params.LMRHistoryDivisor)
+	return max(0, depth-1-lmr(depth, moveNumber)+historyPlies(histScore))
+}
+
+// historyPlies is the plies a quiet move's history score takes off its
+// late-move reduction (adds, when negative): one per LMRHistoryDivisor.
+func historyPlies(histScore int) int {
+	return histScore / params.LMRHistoryDivisor
 }
 
 // checkLimits runs every 512 nodes: it polls the stop flag, and on the
@@ -482,7 +488,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				r += b2i(!improving)
 				r -= b2i(givesCheck)
 				if quiet {
-					r -= histScore / params.LMRHistoryDivisor
+					r -= historyPlies(histScore)
 				} else {
 					r = r * params.LMRNoisyPercent / 100
 				}
