@@ -102,20 +102,26 @@ func TestSPRTLLRByHand(t *testing.T) {
 		llr  float64
 		want Decision
 	}{
-		// Symmetric: mean 0.5, variance 0.1*0.25*2 + 0.2*0.0625*2 = 0.075, N = 50.
-		// LLR = 50 * 0.0071951 * (1 - 0.5 - 0.5071951) / (2*0.075) = -0.017256.
-		{"symmetric", Pentanomial{5, 10, 20, 10, 5}, -0.017256, Continue},
-		// Mean 0.6, variance 0.0525 (worked in TestPentanomialIntervalByHand), N = 80.
-		// LLR = 80 * 0.0071951 * (1.2 - 0.5 - 0.5071951) / 0.105 = 1.056950.
-		{"ahead", Pentanomial{2, 10, 30, 30, 8}, 1.056950, Continue},
-		// The same frequencies ten times over: the LLR scales with N, 10.56950 > 2.944.
-		{"ahead x10", Pentanomial{20, 100, 300, 300, 80}, 10.56950, AcceptH1},
-		// The symmetric frequencies 200 times over: -0.017256*200 = -3.451280 < -2.944.
-		{"symmetric x200", Pentanomial{1000, 2000, 4000, 2000, 1000}, -3.451280, AcceptH0},
-		// Only 1-1 pairs: zeros count as 1e-3, total 10.004, mean exactly 0.5,
-		// variance 2*(0.001*0.25 + 0.001*0.0625)/10.004 = 6.2475e-5,
-		// LLR = -10 * 0.0071951^2 / (2*6.2475e-5) = -4.14319: enough to reject a gain.
-		{"all draws", Pentanomial{0, 0, 10, 0, 0}, -4.14319, AcceptH0},
+		// Each count gets the prior's 1/2 before the frequencies are formed.
+		// Symmetric: counts 5.5 10.5 20.5 10.5 5.5 of 52.5, mean 0.5,
+		// variance 2*(5.5*0.25 + 10.5*0.0625)/52.5 = 0.0773810, N = 50.
+		// LLR = 50 * 0.0071951 * (1 - 0.5 - 0.5071951) / (2*0.0773810) = -0.016725.
+		{"symmetric", Pentanomial{5, 10, 20, 10, 5}, -0.016725, Continue},
+		// Counts 2.5 10.5 30.5 30.5 8.5 of 82.5: mean 49.25/82.5 = 0.596970,
+		// variance 0.0549908, N = 80.
+		// LLR = 80 * 0.0071951 * (2*0.596970 - 1.0071951) / (2*0.0549908) = 0.977356.
+		{"ahead", Pentanomial{2, 10, 30, 30, 8}, 0.977356, Continue},
+		// Ten times the counts: the prior weighs less, 10.484042 > 2.944.
+		{"ahead x10", Pentanomial{20, 100, 300, 300, 80}, 10.484042, AcceptH1},
+		// The symmetric frequencies 200 times over: -3.450705 < -2.944.
+		{"symmetric x200", Pentanomial{1000, 2000, 4000, 2000, 1000}, -3.450705, AcceptH0},
+		// Ten 1-1 pairs (a win and a loss, or two draws): counts 0.5 0.5 10.5
+		// 0.5 0.5 of 12.5, variance 2*(0.5*0.25 + 0.5*0.0625)/12.5 = 0.025,
+		// LLR = -10 * 0.0071951^2 / (2*0.025) = -0.010354: ten pairs decide nothing.
+		{"ten even pairs", Pentanomial{0, 0, 10, 0, 0}, -0.010354, Continue},
+		// A thousand of them do: variance 2*(0.5*0.25 + 0.5*0.0625)/1002.5 = 3.1172e-4,
+		// LLR = -1000 * 0.0071951^2 / (2*3.1172e-4) = -83.04.
+		{"thousand even pairs", Pentanomial{0, 0, 1000, 0, 0}, -83.037798, AcceptH0},
 		{"empty", Pentanomial{}, 0, Continue},
 	}
 	for _, tc := range tests {
