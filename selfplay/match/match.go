@@ -268,9 +268,9 @@ func (w *worker) run(ctx context.Context, jobs <-chan gameSpec, out chan<- outco
 
 // minSPRTPairs is the number of game pairs before the SPRT may stop a match.
 // The LLR rests on a normal approximation with the variance estimated from
-// the pairs themselves; over the first few pairs that estimate is nearly
-// zero whenever the pairs agree (a single won pair gives an LLR near 18 for
-// elo1 = 50), so a decision waits for enough pairs to estimate it.
+// the pairs themselves (each outcome's count given a prior of 1/2, see
+// stats.SPRT); over the first few pairs that estimate stands mostly on the
+// prior, so a decision waits for enough pairs to estimate it.
 const minSPRTPairs = 10
 
 // Run plays the match and returns its result. It stops early when the SPRT

@@ -29,8 +29,8 @@ import (
 // test: ten pairs of one point each (a win and a loss, or two draws) leave
 // almost no variance, and with a count of 1e-3 for the other outcomes their
 // LLR was -16.6 against elo1 = 10, far past the bound. The prior keeps the
-// variance of a handful of pairs near that of real matches, and its weight
-// (2.5 pairs) is negligible once there are hundreds.
+// variance of a handful of pairs away from zero (0.025 for ten such pairs),
+// and its weight (2.5 pairs) is negligible once there are hundreds.
 //
 // The test stops when the LLR leaves (log(Beta/(1-Alpha)), log((1-Beta)/Alpha)):
 // below the lower bound H0 is accepted, above the upper bound H1.
