@@ -72,7 +72,12 @@ const edgeTail = 0.025
 // normal interval collapses onto an infinite Elo; the interval is then the
 // exact one of a sample of n successes (failures) in n trials, Clopper and
 // Pearson's: the score lies in [0.025^(1/n), 1] (in [0, 1-0.025^(1/n)]), so
-// that the Elo is bounded on one side (see Bound).
+// that the Elo is bounded on one side (see Bound). When every sample took one
+// value strictly between 0 and 1 (ten pairs of one point each, or ten draws)
+// the variance is zero as well, and an interval of zero width would claim the
+// Elo is known exactly; the variance is then the one the SPRT uses, with
+// half a count of each outcome added (see priorMoments), while the estimate
+// itself stays the observed mean.
 func estimate(value []float64, count []int) Estimate {
 	n := 0
 	mean := 0.0
@@ -90,13 +95,15 @@ func estimate(value []float64, count []int) Estimate {
 		variance += float64(c) * d * d
 	}
 	variance /= float64(n)
-	se := math.Sqrt(variance / float64(n))
 	switch edge := math.Pow(edgeTail, 1/float64(n)); {
 	case mean == 1:
 		return Estimate{Score: 1, Elo: math.Inf(1), Lo: EloFromScore(edge), Hi: math.Inf(1)}
 	case mean == 0:
 		return Estimate{Score: 0, Elo: math.Inf(-1), Lo: math.Inf(-1), Hi: EloFromScore(1 - edge)}
+	case variance == 0:
+		_, variance = priorMoments(value, count)
 	}
+	se := math.Sqrt(variance / float64(n))
 	return Estimate{
 		Score: mean,
 		Elo:   EloFromScore(mean),

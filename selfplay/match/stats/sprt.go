@@ -79,6 +79,24 @@ func (s SPRT) Bounds() (lower, upper float64) {
 // formed (see SPRT).
 const priorCount = 0.5
 
+// priorMoments returns the mean and variance of the outcomes' values
+// (value[i] happened count[i] times) after priorCount is added to every
+// count.
+func priorMoments(value []float64, count []int) (mean, variance float64) {
+	total := 0.0
+	for i, c := range count {
+		w := float64(c) + priorCount
+		total += w
+		mean += w * value[i]
+	}
+	mean /= total
+	for i, c := range count {
+		d := value[i] - mean
+		variance += (float64(c) + priorCount) * d * d
+	}
+	return mean, variance / total
+}
+
 // LLR returns the approximate log-likelihood ratio of H1 against H0 given the
 // pair counts p. It is 0 before any pair is complete.
 func (s SPRT) LLR(p Pentanomial) float64 {
@@ -86,22 +104,7 @@ func (s SPRT) LLR(p Pentanomial) float64 {
 	if n == 0 {
 		return 0
 	}
-	var freq [5]float64
-	total := 0.0
-	for i, c := range p {
-		freq[i] = float64(c) + priorCount
-		total += freq[i]
-	}
-	mean := 0.0
-	for i := range freq {
-		freq[i] /= total
-		mean += freq[i] * pairValue[i]
-	}
-	variance := 0.0
-	for i := range freq {
-		d := pairValue[i] - mean
-		variance += freq[i] * d * d
-	}
+	mean, variance := priorMoments(pairValue, p[:])
 	s0, s1 := ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1)
 	return float64(n) * (s1 - s0) * (2*mean - s0 - s1) / (2 * variance)
 }

@@ -67,6 +67,31 @@ func TestPentanomialIntervalByHand(t *testing.T) {
 	}
 }
 
+func TestOneValuedSamplesKeepAnInterval(t *testing.T) {
+	// Ten pairs of one point each: the sample variance is zero, so the
+	// variance is the prior's. Counts (0.5, 0.5, 10.5, 0.5, 0.5) / 12.5 have
+	// mean 0.5 and variance (0.5*0.25 + 0.5*0.0625)*2 / 12.5 = 0.025, se =
+	// sqrt(0.025/10) = 0.05, z*se = 0.0979982: Elo in [-68.989, 68.989].
+	e := Pentanomial{0, 0, 10, 0, 0}.Elo()
+	if !near(e.Elo, 0, 1e-9) || !near(e.Lo, -68.989, 1e-3) || !near(e.Hi, 68.989, 1e-3) {
+		t.Errorf("ten even pairs: got %+v, want 0 in [-68.989, 68.989]", e)
+	}
+	// Ten draws: counts (0.5, 10.5, 0.5) / 11.5 on 1, 1/2, 0 have variance
+	// 0.25/11.5 = 0.0217391, se = 0.0466252, z*se = 0.0913837: Elo ± 64.222.
+	e = Trinomial{D: 10}.Elo()
+	if !near(e.Elo, 0, 1e-9) || !near(e.Margin(), 64.222, 1e-3) {
+		t.Errorf("ten draws: got %+v, want 0 ± 64.222", e)
+	}
+	// Ten pairs of 3/2 points: the estimate stays the observed 0.75 (190.849
+	// Elo). The prior's counts (0.5, 0.5, 0.5, 10.5, 0.5) / 12.5 have mean
+	// 0.71 and variance 0.035, se = sqrt(0.0035), z*se = 0.1159532: Elo in
+	// [95.478, 324.095].
+	e = Pentanomial{0, 0, 0, 10, 0}.Elo()
+	if !near(e.Score, 0.75, 1e-12) || !near(e.Elo, 190.849, 1e-3) || !near(e.Lo, 95.478, 1e-3) || !near(e.Hi, 324.095, 1e-3) {
+		t.Errorf("ten pairs of 3/2: got %+v, want 190.849 in [95.478, 324.095]", e)
+	}
+}
+
 func TestLOSByHand(t *testing.T) {
 	tests := []struct {
 		w, l int
