@@ -266,8 +266,11 @@ class Training(unittest.TestCase):
         # Training from it starts from those weights: with a learning rate
         # of 0 the first epoch's network is the committed one.
         out = self.train("init-net", "--epochs", "1", "--lr", "0", "--init", default)
+        # The pawn table is not a weight: export writes the one it is given
+        # (--pawn-scale), here the committed network's.
         net = os.path.join(self.tmp, "init.nnue")
-        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
+        table = ",".join(map(str, q["pawn_scale"]))
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net, "--pawn-scale", table)
         got, want = nnue.read_net(net)[0], nnue.read_net(default)[0]
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(got[k], want[k])
