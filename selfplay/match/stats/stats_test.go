@@ -84,7 +84,7 @@ func TestOneValuedSamplesKeepAnInterval(t *testing.T) {
 	}
 	// Ten pairs of 3/2 points: the estimate stays the observed 0.75 (190.849
 	// Elo). The prior's counts (0.5, 0.5, 0.5, 10.5, 0.5) / 12.5 have mean
-	// 0.71 and variance 0.035, se = sqrt(0.0035), z*se = 0.1159532: Elo in
+	// 0.7 and variance 0.035, se = sqrt(0.0035), z*se = 0.1159532: Elo in
 	// [95.478, 324.095].
 	e = Pentanomial{0, 0, 0, 10, 0}.Elo()
 	if !near(e.Score, 0.75, 1e-12) || !near(e.Elo, 190.849, 1e-3) || !near(e.Lo, 95.478, 1e-3) || !near(e.Hi, 324.095, 1e-3) {
