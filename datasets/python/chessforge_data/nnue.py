@@ -21,9 +21,10 @@ both wings (file format version 2 records the feature set).
 
 Each network file (from format version 3) carries its pawn table: the
 engine scales the network's score by the entry for the pawns of the side it
-favours (0, 1, 2, 3, 4 or more; of 128). ``export`` writes the table every
-network had before version 3 (:data:`LEGACY_PAWN_SCALE`) unless given
-``--pawn-scale``; ``pawnscale --network FILE --write`` fits the table to
+favours (0, 1, 2, 3, 4 or more; of 128). ``export`` writes ``--pawn-scale``,
+else the table of the network the checkpoint was trained from with
+``--init``, else the table every network had before version 3
+(:data:`LEGACY_PAWN_SCALE`); ``pawnscale --network FILE --write`` fits the table to
 the network's own scores on a dataset and writes it into the file. The
 entry for 4 or more pawns is the table's level, the network's overall
 scale into the search's units; the fit keeps the file's level, and
@@ -400,18 +401,19 @@ def dequantize(q):
 
 def initial_state(path, buckets=None):
     """The model state to start training from, with this many output
-    buckets (None: the start's own), and its feature set (True:
-    king-mirrored): a network file's (``.nnue``, dequantized) or a
-    checkpoint's. A one-output start is copied into every bucket."""
+    buckets (None: the start's own), its feature set (True: king-mirrored)
+    and its pawn table (None where it has none): a network file's
+    (``.nnue``, dequantized) or a checkpoint's. A one-output start is
+    copied into every bucket."""
     if path.endswith(".nnue"):
         q = read_net(path)[0]
-        state, mirror = dequantize(q), q["mirror"]
+        state, mirror, pawns = dequantize(q), q["mirror"], q["pawn_scale"]
     elif not os.path.isfile(path):
         raise ValueError(f"--init {path}: no such file")
     else:
         ck = torch.load(path, map_location="cpu")
-        state, mirror = ck["model"], ck.get("settings", {}).get("mirror", False)
-    return with_buckets(state, buckets, path), mirror
+        state, mirror, pawns = ck["model"], ck.get("settings", {}).get("mirror", False), ck.get("pawn_scale")
+    return with_buckets(state, buckets, path), mirror, pawns
 
 
 def with_buckets(state, buckets, path):
@@ -510,9 +512,12 @@ def train(args):
 def _train(args, device):
     if isinstance(args.data, str):  # one path, as a caller may give it
         args.data = [args.data]
-    init_state, init_mirror = None, False  # the --init weights and feature set, read once
+    # The --init weights, feature set and pawn table, read once. The table
+    # goes into every checkpoint, and export writes it: the weights learnt
+    # their scale beside it.
+    init_state, init_mirror, init_pawns = None, False, None
     if args.init:
-        init_state, init_mirror = initial_state(args.init)
+        init_state, init_mirror, init_pawns = initial_state(args.init)
     if args.buckets is None:  # the --init network's, else one
         args.buckets = init_state["out.weight"].shape[0] if init_state is not None else 1
     if args.mirror is None:  # the --init network's feature set, else plain
@@ -605,6 +610,7 @@ def _train(args, device):
         torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
                     "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
                     "init_val_loss": init_val,
+                    "pawn_scale": None if init_pawns is None else list(init_pawns),
                     "settings": {k: v for k, v in vars(args).items() if k not in ("func", "resume")},
                     "command": args.command,
                     "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
@@ -616,10 +622,13 @@ def _train(args, device):
     return path
 
 
-def export(checkpoint, out, pawn_scale=LEGACY_PAWN_SCALE):
+def export(checkpoint, out, pawn_scale=None):
     """Quantize a checkpoint and write the network file with this pawn
-    table; returns its id."""
+    table (None: the checkpoint's, the table of the network it was trained
+    from with ``--init``, else :data:`LEGACY_PAWN_SCALE`); returns its id."""
     state = torch.load(checkpoint, map_location="cpu")
+    if pawn_scale is None:
+        pawn_scale = state.get("pawn_scale") or LEGACY_PAWN_SCALE
     q = quantize(state["model"])
     s = state["settings"]
     mirror = s.get("mirror", False)
@@ -740,9 +749,10 @@ def main(argv=None):
     e = sub.add_parser("export", help="quantize a checkpoint into the engine's network file")
     e.add_argument("checkpoint")
     e.add_argument("--out", required=True)
-    e.add_argument("--pawn-scale", type=parse_pawn_scale, default=LEGACY_PAWN_SCALE,
+    e.add_argument("--pawn-scale", type=parse_pawn_scale,
                    help="the network's pawn table: its score is scaled by the entry (of 128) for the pawns of the "
-                        "side it favours, 0, 1, 2, 3 and 4 or more (default: "
+                        "side it favours, 0, 1, 2, 3 and 4 or more (default: the table of the network the "
+                        "checkpoint was trained from with --init, else "
                         f"{','.join(map(str, LEGACY_PAWN_SCALE))}, the table of networks before format version 3; "
                         "pawnscale --network FILE --write fits it)")
     v = sub.add_parser("vectors", help="write FEN;eval test vectors with the quantized forward pass")

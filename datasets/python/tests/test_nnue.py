@@ -170,8 +170,9 @@ class Training(unittest.TestCase):
         want = nnue.quantize(state(os.path.join(out, "epoch-0001.pt")))
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(q[k], want[k])
-        # The pawn table closes the payload: by default the one networks had
-        # before format version 3, and the provenance says so.
+        # The pawn table closes the payload: for a network trained from
+        # scratch, by default the one networks had before format version 3,
+        # and the provenance says so.
         self.assertEqual(q["pawn_scale"], nnue.LEGACY_PAWN_SCALE)
         self.assertEqual(struct.unpack_from("<5H", data, len(data) - 10), nnue.LEGACY_PAWN_SCALE)
         self.assertEqual(prov["pawn_scale"], list(nnue.LEGACY_PAWN_SCALE))
@@ -264,17 +265,25 @@ class Training(unittest.TestCase):
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(back[k], q[k])
         # Training from it starts from those weights: with a learning rate
-        # of 0 the first epoch's network is the committed one.
-        out = self.train("init-net", "--epochs", "1", "--lr", "0", "--init", default)
-        # The pawn table is not a weight: export writes the one it is given
-        # (--pawn-scale), here the committed network's.
+        # of 0 the first epoch's network is the committed one. The start
+        # here is a copy with a table of its own, which the checkpoint
+        # carries and export writes unless given another (--pawn-scale).
+        start = os.path.join(self.tmp, "start.nnue")
+        shutil.copyfile(default, start)
+        nnue.set_pawn_scale(start, (30, 40, 50, 60, 128), "test")
+        out = self.train("init-net", "--epochs", "1", "--lr", "0", "--init", start)
+        self.assertEqual(torch.load(os.path.join(out, "epoch-0001.pt"))["pawn_scale"], [30, 40, 50, 60, 128])
         net = os.path.join(self.tmp, "init.nnue")
-        table = ",".join(map(str, q["pawn_scale"]))
-        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net, "--pawn-scale", table)
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net)
         got, want = nnue.read_net(net)[0], nnue.read_net(default)[0]
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(got[k], want[k])
-        self.assertEqual(got["pawn_scale"], want["pawn_scale"])
+        self.assertEqual(got["pawn_scale"], (30, 40, 50, 60, 128))
+        run("export", os.path.join(out, "epoch-0001.pt"), "--out", net, "--pawn-scale", "58,58,91,120,128")
+        self.assertEqual(nnue.read_net(net)[0]["pawn_scale"], nnue.LEGACY_PAWN_SCALE)
+        # A checkpoint trained from that checkpoint carries the table on.
+        again = self.train("init-again", "--epochs", "1", "--lr", "0", "--init", os.path.join(out, "epoch-0001.pt"))
+        self.assertEqual(torch.load(os.path.join(again, "epoch-0001.pt"))["pawn_scale"], [30, 40, 50, 60, 128])
         # The starting network's validation loss is measured before any
         # step: with a learning rate of 0, the first epoch's equals it.
         ck = torch.load(os.path.join(out, "epoch-0001.pt"))
