@@ -181,7 +181,7 @@ func TestRunWritesADatasetThatVerifies(t *testing.T) {
 // name the evaluation and the network.
 func TestRunWithANetworkRecordsIt(t *testing.T) {
 	dir := t.TempDir()
-	net := nnue.Random(9, 8)
+	net := nnue.Random(9, nnue.DefaultHidden, 8)
 	netPath := filepath.Join(dir, "test.nnue")
 	f, err := os.Create(netPath)
 	if err != nil {

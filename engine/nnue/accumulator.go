@@ -35,18 +35,34 @@ func FeatureIndex(persp board.Color, pc board.Piece, sq board.Square) int {
 
 // Accumulator holds the feature transformer's output for both perspectives:
 // V[board.White] and V[board.Black], each the bias plus the rows of that
-// perspective's active features. Flip[persp] is the square mask of
-// perspective persp's features: 7 (files mirrored) where the network is
-// king-mirrored and persp's king stands on files e–h, else 0.
+// perspective's active features, as wide as the network's accumulators.
+// Flip[persp] is the square mask of perspective persp's features: 7 (files
+// mirrored) where the network is king-mirrored and persp's king stands on
+// files e–h, else 0.
 type Accumulator struct {
-	V    [2][Hidden]int16
+	V    [2][]int16
 	Flip [2]board.Square
+}
+
+// NewAccumulator returns accumulators for n.
+func (n *Network) NewAccumulator() *Accumulator {
+	a := new(Accumulator)
+	n.initAccumulator(a, make([]int16, 2*n.hidden))
+	return a
+}
+
+// initAccumulator points a's perspectives at the two halves of buf, which
+// holds 2·Hidden() values.
+func (n *Network) initAccumulator(a *Accumulator, buf []int16) {
+	h := n.hidden
+	a.V[0], a.V[1] = buf[:h:h], buf[h:2*h:2*h]
 }
 
 // row returns the weights of piece pc on sq from perspective persp, whose
 // square mask is flip.
-func (n *Network) row(persp int, flip board.Square, pc board.Piece, sq board.Square) *[Hidden]int16 {
-	return &n.W1[featureIndex[persp][pc%12][(sq^flip)&63]]
+func (n *Network) row(persp int, flip board.Square, pc board.Piece, sq board.Square) []int16 {
+	i := int(featureIndex[persp][pc%12][(sq^flip)&63]) * n.hidden
+	return n.W1[i : i+n.hidden : i+n.hidden]
 }
 
 // flipFor returns the square mask of a perspective whose king stands on
@@ -69,10 +85,11 @@ func (n *Network) Refresh(a *Accumulator, p *board.Position) {
 func (n *Network) refreshPersp(a *Accumulator, persp int, p *board.Position) {
 	flip := n.flipFor(p.KingSquare(board.Color(persp)))
 	a.Flip[persp] = flip
-	a.V[persp] = n.B1
+	v := a.V[persp]
+	copy(v, n.B1)
 	for occ := p.Occupied(); occ != 0; {
 		sq := occ.PopLSB()
-		addRow(&a.V[persp], n.row(persp, flip, p.PieceAt(sq), sq))
+		addRow(v, n.row(persp, flip, p.PieceAt(sq), sq))
 	}
 }
 
@@ -81,7 +98,7 @@ func (n *Network) refreshPersp(a *Accumulator, persp int, p *board.Position) {
 // centipawns from stm's point of view.
 func (n *Network) Output(a *Accumulator, stm board.Color, pieces int) int {
 	b := n.Bucket(pieces)
-	s := output(&a.V[stm&1], &a.V[stm&1^1], &n.W2[b])
+	s := output(a.V[stm&1], a.V[stm&1^1], n.W2[b])
 	v := s/QA + int64(n.B2[b])
 	return int(v * Scale / (QA * QB))
 }
@@ -90,7 +107,9 @@ func (n *Network) Output(a *Accumulator, stm board.Color, pieces int) int {
 // side to move's point of view, refreshing accumulators from scratch: for
 // single positions; a search keeps a Stack instead.
 func (n *Network) Evaluate(p *board.Position) int {
-	var a Accumulator
+	var buf [2 * MaxHidden]int16 // on the stack: nothing allocated
+	h := n.hidden
+	a := Accumulator{V: [2][]int16{buf[:h:h], buf[h : 2*h : 2*h]}}
 	n.Refresh(&a, p)
 	return n.Output(&a, p.SideToMove(), p.Occupied().Count())
 }
@@ -184,9 +203,9 @@ func (n *Network) Apply(dst, src *Accumulator, d *Delta, p *board.Position) {
 func (n *Network) applyPersp(dst, src *Accumulator, persp int, d *Delta) {
 	flip := src.Flip[persp]
 	dst.Flip[persp] = flip
-	dv, sv := &dst.V[persp], &src.V[persp]
+	dv, sv := dst.V[persp], src.V[persp]
 	if d.nAdd == 0 { // a null move
-		*dv = *sv
+		copy(dv, sv)
 		return
 	}
 	a0 := n.row(persp, flip, d.add[0].pc, d.add[0].sq)

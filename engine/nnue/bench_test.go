@@ -19,29 +19,29 @@ func benchPaths(b *testing.B, f func(b *testing.B)) {
 // BenchmarkUpdate measures one quiet move's accumulator update, both
 // perspectives.
 func BenchmarkUpdate(b *testing.B) {
-	n := Random(1, 8)
+	n := Random(1, DefaultHidden, 8)
 	p := board.NewPosition()
 	m, _ := p.ParseUCIMove("g1f3")
 	d := DeltaOf(p, m)
-	var src, dst Accumulator
-	n.Refresh(&src, p)
+	src, dst := n.NewAccumulator(), n.NewAccumulator()
+	n.Refresh(src, p)
 	after := p.Clone()
 	after.MakeMove(m)
 	benchPaths(b, func(b *testing.B) {
 		for b.Loop() {
-			n.Apply(&dst, &src, &d, after)
+			n.Apply(dst, src, &d, after)
 		}
 	})
 }
 
 // BenchmarkOutput measures the output layer: SCReLU and the dot product.
 func BenchmarkOutput(b *testing.B) {
-	n := Random(1, 8)
-	var a Accumulator
-	n.Refresh(&a, board.NewPosition())
+	n := Random(1, DefaultHidden, 8)
+	a := n.NewAccumulator()
+	n.Refresh(a, board.NewPosition())
 	benchPaths(b, func(b *testing.B) {
 		for b.Loop() {
-			n.Output(&a, board.White, 32)
+			n.Output(a, board.White, 32)
 		}
 	})
 }

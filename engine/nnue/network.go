@@ -17,7 +17,14 @@ import (
 // version 3; versions 1 and 2 are read too).
 const (
 	Inputs = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
-	Hidden = 256 // accumulator width per perspective
+
+	// A network's accumulator width per perspective (its Hidden) is a
+	// multiple of HiddenStep, a vector's lanes, from HiddenStep to
+	// MaxHidden; the committed networks have DefaultHidden. Up to
+	// MaxHidden the vector output layer's int32 lanes cannot overflow.
+	HiddenStep    = 16
+	MaxHidden     = 1024
+	DefaultHidden = 256
 
 	// MaxOutputs is the most output buckets a network may have. A network
 	// has 1, 2, 4 or 8 (its Outputs); a position's bucket is chosen by the
@@ -69,14 +76,15 @@ const (
 // It is read-only once loaded and safe for concurrent use; each search
 // thread keeps its own accumulators.
 type Network struct {
-	// W1[i] is the row of feature i: its weight for each hidden unit.
-	W1 [Inputs][Hidden]int16
-	// B1 is the feature transformer's bias.
-	B1 [Hidden]int16
-	// W2[b] are the output weights of bucket b: [0, Hidden) for the side
-	// to move's accumulator, [Hidden, 2·Hidden) for the other side's.
-	// Buckets from Outputs() on are zero.
-	W2 [MaxOutputs][2 * Hidden]int16
+	// W1 holds the feature transformer's rows, feature-major: the weight
+	// of feature i for hidden unit j is W1[i·Hidden()+j].
+	W1 []int16
+	// B1 is the feature transformer's bias, Hidden() of them.
+	B1 []int16
+	// W2[b] are the output weights of bucket b: [0, Hidden()) for the
+	// side to move's accumulator, [Hidden(), 2·Hidden()) for the other
+	// side's. Buckets from Outputs() on are zero.
+	W2 [MaxOutputs][]int16
 	// B2[b] is the output bias of bucket b, scaled by QA·QB.
 	B2 [MaxOutputs]int32
 	// Provenance is the file's provenance, a JSON object (the command,
@@ -84,6 +92,8 @@ type Network struct {
 	Provenance []byte
 
 	hash [sha256.Size]byte
+	// hidden is the accumulator width (Hidden).
+	hidden int
 	// mirrored: the king-mirrored feature set (FeaturesMirrored).
 	mirrored bool
 	// outputs is the number of output buckets (1, 2, 4 or 8); bucketOf
@@ -98,11 +108,35 @@ type Network struct {
 // or 8.
 func ValidOutputs(k int) bool { return k == 1 || k == 2 || k == 4 || k == 8 }
 
-// payloadSize is the size of the payload of a network with k outputs in a
-// file of the given format version: the weights, then (from version 3) the
-// pawn table.
-func payloadSize(k int, version uint32) int {
-	size := Inputs*Hidden*2 + Hidden*2 + k*(2*Hidden*2+4)
+// ValidHidden reports whether a network may have accumulators h wide: a
+// multiple of HiddenStep from HiddenStep to MaxHidden.
+func ValidHidden(h int) bool { return h >= HiddenStep && h <= MaxHidden && h%HiddenStep == 0 }
+
+// New returns a network with accumulators hidden wide and outputs output
+// buckets (see ValidHidden and ValidOutputs; other numbers panic), its
+// weights zero and its feature set plain. Set its weights, then its pawn
+// table (SetPawnScale) and Seal it.
+func New(hidden, outputs int) *Network {
+	if !ValidHidden(hidden) {
+		panic(fmt.Sprintf("nnue: accumulators %d wide, want a multiple of %d from %d to %d", hidden, HiddenStep, HiddenStep, MaxHidden))
+	}
+	n := &Network{hidden: hidden, W1: make([]int16, Inputs*hidden), B1: make([]int16, hidden)}
+	w2 := make([]int16, MaxOutputs*2*hidden)
+	for b := range n.W2 {
+		n.W2[b] = w2[b*2*hidden : (b+1)*2*hidden : (b+1)*2*hidden]
+	}
+	n.SetOutputs(outputs)
+	return n
+}
+
+// Hidden returns the accumulator width per perspective.
+func (n *Network) Hidden() int { return n.hidden }
+
+// payloadSize is the size of the payload of a network with accumulators h
+// wide and k outputs in a file of the given format version: the weights,
+// then (from version 3) the pawn table.
+func payloadSize(h, k int, version uint32) int {
+	size := Inputs*h*2 + h*2 + k*(2*h*2+4)
 	if version >= 3 {
 		size += PawnGroups * 2
 	}
@@ -120,7 +154,8 @@ func (n *Network) SetOutputs(k int) {
 		n.bucketOf[pieces] = uint8(min(max(pieces-2, 0)/(32/k), k-1))
 	}
 	for b := k; b < MaxOutputs; b++ {
-		n.W2[b], n.B2[b] = [2 * Hidden]int16{}, 0
+		clear(n.W2[b])
+		n.B2[b] = 0
 	}
 }
 
@@ -142,7 +177,7 @@ func (n *Network) Architecture() string {
 	if n.mirrored {
 		in = "768hm"
 	}
-	return fmt.Sprintf("%sx2-%d-%d-screlu", in, Hidden, n.outputs)
+	return fmt.Sprintf("%sx2-%d-%d-screlu", in, n.hidden, n.outputs)
 }
 
 // Bucket returns the output bucket of a position with the given number of
@@ -228,11 +263,11 @@ func Parse(data []byte, name string) (*Network, error) {
 		return nil, formatErr(name, "unsupported format version %d (this engine reads versions 1 to %d)", version, Version)
 	}
 	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
-	if arch[0] != Inputs || arch[1] != Hidden || arch[3] != ActivationSCReLU || !ValidOutputs(int(arch[2])) {
-		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, %d, 1, 2, 4 or 8, %d (SCReLU)",
-			arch[0], arch[1], arch[2], arch[3], Inputs, Hidden, ActivationSCReLU)
+	if arch[0] != Inputs || !ValidHidden(int(arch[1])) || arch[3] != ActivationSCReLU || !ValidOutputs(int(arch[2])) {
+		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, a multiple of %d from %d to %d, 1, 2, 4 or 8, %d (SCReLU)",
+			arch[0], arch[1], arch[2], arch[3], Inputs, HiddenStep, HiddenStep, MaxHidden, ActivationSCReLU)
 	}
-	outputs := int(arch[2])
+	hidden, outputs := int(arch[1]), int(arch[2])
 	at := 24 // after the architecture: the feature set (from version 2), then the quantization
 	features := uint32(FeaturesPlain)
 	if size == headerSize {
@@ -254,7 +289,7 @@ func Parse(data []byte, name string) (*Network, error) {
 	if provLen > maxProvenance {
 		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
 	}
-	total := size + int(provLen) + payloadSize(outputs, version)
+	total := size + int(provLen) + payloadSize(hidden, outputs, version)
 	if len(data) < total {
 		return nil, formatErr(name, "truncated: expected %d bytes, got %d", total, len(data))
 	}
@@ -265,8 +300,7 @@ func Parse(data []byte, name string) (*Network, error) {
 	if got := sha256.Sum256(payload); got != want {
 		return nil, formatErr(name, "hash mismatch: header says %x, payload hashes to %x", want[:8], got[:8])
 	}
-	n := new(Network)
-	n.SetOutputs(outputs)
+	n := New(hidden, outputs)
 	n.mirrored = features == FeaturesMirrored
 	n.hash = want
 	n.Provenance = bytes.Clone(data[size : size+int(provLen)])
@@ -277,9 +311,7 @@ func Parse(data []byte, name string) (*Network, error) {
 		return v
 	}
 	for i := range n.W1 {
-		for j := range n.W1[i] {
-			n.W1[i][j] = i16()
-		}
+		n.W1[i] = i16()
 	}
 	for j := range n.B1 {
 		n.B1[j] = i16()
@@ -309,13 +341,29 @@ func Parse(data []byte, name string) (*Network, error) {
 	return n, nil
 }
 
+// checkShape reports a network whose weights are not as long as its width
+// says (one not made by New, or whose slices were replaced).
+func (n *Network) checkShape() error {
+	h := n.hidden
+	if !ValidHidden(h) {
+		return fmt.Errorf("accumulators %d wide, want a multiple of %d from %d to %d (New)", h, HiddenStep, HiddenStep, MaxHidden)
+	}
+	if len(n.W1) != Inputs*h || len(n.B1) != h {
+		return fmt.Errorf("W1 has %d weights and b1 %d, want %d and %d for accumulators %d wide", len(n.W1), len(n.B1), Inputs*h, h, h)
+	}
+	for b, w := range n.W2 {
+		if len(w) != 2*h {
+			return fmt.Errorf("W2[%d] has %d weights, want %d for accumulators %d wide", b, len(w), 2*h, h)
+		}
+	}
+	return nil
+}
+
 // checkRanges reports the first weight beyond MaxW1 or MaxW2.
 func (n *Network) checkRanges() error {
-	for i := range n.W1 {
-		for j, w := range n.W1[i] {
-			if w < -MaxW1 || w > MaxW1 {
-				return fmt.Errorf("weight out of range: W1[%d][%d] = %d, the format allows |w| <= %d", i, j, w, MaxW1)
-			}
+	for i, w := range n.W1 {
+		if w < -MaxW1 || w > MaxW1 {
+			return fmt.Errorf("weight out of range: W1[%d][%d] = %d, the format allows |w| <= %d", i/n.hidden, i%n.hidden, w, MaxW1)
 		}
 	}
 	for j, w := range n.B1 {
@@ -336,11 +384,9 @@ func (n *Network) checkRanges() error {
 // payload returns the weights and the pawn table as a file of this
 // version stores them.
 func (n *Network) payload() []byte {
-	b := make([]byte, 0, payloadSize(n.outputs, Version))
-	for i := range n.W1 {
-		for _, w := range n.W1[i] {
-			b = binary.LittleEndian.AppendUint16(b, uint16(w))
-		}
+	b := make([]byte, 0, payloadSize(n.hidden, n.outputs, Version))
+	for _, w := range n.W1 {
+		b = binary.LittleEndian.AppendUint16(b, uint16(w))
 	}
 	for _, w := range n.B1 {
 		b = binary.LittleEndian.AppendUint16(b, uint16(w))
@@ -371,6 +417,9 @@ func (n *Network) Write(w io.Writer) error {
 	if !ValidOutputs(n.outputs) {
 		return fmt.Errorf("nnue: %d output buckets, want 1, 2, 4 or 8 (SetOutputs)", n.outputs)
 	}
+	if err := n.checkShape(); err != nil {
+		return fmt.Errorf("nnue: %w", err)
+	}
 	if err := n.checkRanges(); err != nil {
 		return fmt.Errorf("nnue: %w", err)
 	}
@@ -385,7 +434,7 @@ func (n *Network) Write(w io.Writer) error {
 	if n.mirrored {
 		features = FeaturesMirrored
 	}
-	for _, v := range []uint32{Version, Inputs, Hidden, uint32(n.outputs), ActivationSCReLU, features, QA, QB, Scale} {
+	for _, v := range []uint32{Version, Inputs, uint32(n.hidden), uint32(n.outputs), ActivationSCReLU, features, QA, QB, Scale} {
 		binary.Write(bw, binary.LittleEndian, v)
 	}
 	bw.Write(n.hash[:])

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -29,9 +30,10 @@ func paths(t *testing.T, f func(t *testing.T)) {
 // without the package's tables or kernels: features by scanning the board,
 // accumulators in int64.
 func refEval(n *Network, p *board.Position) int {
-	var acc [2][Hidden]int64
+	h := n.Hidden()
+	acc := [2][]int64{make([]int64, h), make([]int64, h)}
 	for persp := range 2 {
-		for j := range Hidden {
+		for j := range h {
 			acc[persp][j] = int64(n.B1[j])
 		}
 		mirror := 0 // king-mirrored: files mirrored while persp's king is on files e-h
@@ -55,8 +57,8 @@ func refEval(n *Network, p *board.Position) int {
 				s ^= 56
 			}
 			idx := (rel+typ)*64 + s
-			for j := range Hidden {
-				acc[persp][j] += int64(n.W1[idx][j])
+			for j := range h {
+				acc[persp][j] += int64(n.W1[idx*h+j])
 			}
 		}
 	}
@@ -73,9 +75,9 @@ func refEval(n *Network, p *board.Position) int {
 	}
 	b := min(max(pieces-2, 0)/(32/n.Outputs()), n.Outputs()-1)
 	var s int64
-	for j := range Hidden {
+	for j := range h {
 		s += screlu(acc[stm][j]) * int64(n.W2[b][j])
-		s += screlu(acc[1-stm][j]) * int64(n.W2[b][Hidden+j])
+		s += screlu(acc[1-stm][j]) * int64(n.W2[b][h+j])
 	}
 	v := s/QA + int64(n.B2[b])
 	return int(v * Scale / (QA * QB))
@@ -120,17 +122,35 @@ func randomPositions(t testing.TB, seed uint64, count, plies int) []*board.Posit
 
 // randomMirrored is Random with the king-mirrored feature set.
 func randomMirrored(seed uint64, outputs int) *Network {
-	n := Random(seed, outputs)
+	return randomMirroredWidth(seed, DefaultHidden, outputs)
+}
+
+// randomMirroredWidth is randomMirrored with accumulators hidden wide.
+func randomMirroredWidth(seed uint64, hidden, outputs int) *Network {
+	n := Random(seed, hidden, outputs)
 	n.SetMirrored(true)
 	return n
 }
 
+// otherWidths are accumulator widths besides DefaultHidden that the tests
+// cover: the narrowest, one between and the widest.
+var otherWidths = []int{HiddenStep, 512, MaxHidden}
+
 func TestForwardPassEqualsReference(t *testing.T) {
 	positions := randomPositions(t, 7, 16, 60)
 	for seed, outputs := range []int{1, 2, 4, 8} {
-		for _, n := range []*Network{Random(uint64(seed), outputs), randomMirrored(uint64(seed), outputs)} {
+		nets := []*Network{Random(uint64(seed), DefaultHidden, outputs), randomMirrored(uint64(seed), outputs)}
+		if outputs == 8 { // the other widths: eight buckets, every third position
+			for _, h := range otherWidths {
+				nets = append(nets, Random(uint64(seed), h, outputs), randomMirroredWidth(uint64(seed), h, outputs))
+			}
+		}
+		for _, n := range nets {
 			paths(t, func(t *testing.T) {
-				for _, p := range positions {
+				for i, p := range positions {
+					if n.Hidden() != DefaultHidden && i%3 != 0 {
+						continue
+					}
 					if got, want := n.Evaluate(p), refEval(n, p); got != want {
 						t.Fatalf("net %d (%s), %s: Evaluate = %d, reference = %d", seed, n.Architecture(), p.FEN(), got, want)
 					}
@@ -146,22 +166,30 @@ func TestForwardPassEqualsReference(t *testing.T) {
 // must between them contain every kind of move. With a king-mirrored
 // network, kings must also have crossed the middle of the board both ways.
 func TestIncrementalEqualsRefresh(t *testing.T) {
-	t.Run("plain", func(t *testing.T) { testIncremental(t, Random(11, 8)) })
-	t.Run("mirrored", func(t *testing.T) { testIncremental(t, randomMirrored(11, 8)) })
+	t.Run("plain", func(t *testing.T) { testIncremental(t, Random(11, DefaultHidden, 8), 200) })
+	t.Run("mirrored", func(t *testing.T) { testIncremental(t, randomMirrored(11, 8), 200) })
+	t.Run("plain, 16 wide", func(t *testing.T) { testIncremental(t, Random(11, HiddenStep, 8), 100) })
+	t.Run("mirrored, 512 wide", func(t *testing.T) { testIncremental(t, randomMirroredWidth(11, 512, 8), 100) })
 }
 
-func testIncremental(t *testing.T, n *Network) {
+// sameAccumulators reports whether a and b hold the same values and masks.
+func sameAccumulators(a, b *Accumulator) bool {
+	return a.Flip == b.Flip && slices.Equal(a.V[0], b.V[0]) && slices.Equal(a.V[1], b.V[1])
+}
+
+// testIncremental plays games random games with n.
+func testIncremental(t *testing.T, n *Network, games int) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
 		seen := map[string]bool{}
-		var inc, full Accumulator
+		inc, full := n.NewAccumulator(), n.NewAccumulator()
 		st := NewStack(n, 400)
-		for g := range 200 {
+		for g := range games {
 			p, err := board.ParseFEN(namedFENs[g%len(namedFENs)])
 			if err != nil {
 				t.Fatal(err)
 			}
-			n.Refresh(&inc, p)
+			n.Refresh(inc, p)
 			st.Reset(p)
 			for ply := 0; ply < 160; ply++ {
 				moves := legalMoves(p)
@@ -178,13 +206,13 @@ func testIncremental(t *testing.T, n *Network) {
 				}
 				st.Push(p, m)
 				p.MakeMove(m)
-				n.Apply(&inc, &inc, &d, p)
-				n.Refresh(&full, p)
-				if inc != full {
+				n.Apply(inc, inc, &d, p)
+				n.Refresh(full, p)
+				if !sameAccumulators(inc, full) {
 					t.Fatalf("game %d ply %d after %v: incremental accumulators differ from a refresh (%s)", g, ply, m, p.FEN())
 				}
 				if rng.IntN(3) == 0 { // evaluate lazily, skipping plies
-					if got, want := st.Evaluate(p), n.Output(&full, p.SideToMove(), p.Occupied().Count()); got != want {
+					if got, want := st.Evaluate(p), n.Output(full, p.SideToMove(), p.Occupied().Count()); got != want {
 						t.Fatalf("game %d ply %d: stack evaluates %d, refresh %d", g, ply, got, want)
 					}
 				}
@@ -294,7 +322,7 @@ func mirrorFEN(fen string) string {
 }
 
 func TestColourMirrorSameScore(t *testing.T) {
-	for _, n := range []*Network{Random(5, 8), randomMirrored(5, 8)} {
+	for _, n := range []*Network{Random(5, DefaultHidden, 8), randomMirrored(5, 8)} {
 		paths(t, func(t *testing.T) {
 			for _, p := range randomPositions(t, 9, 8, 80) {
 				m, err := board.ParseFEN(mirrorFEN(p.FEN()))
@@ -333,7 +361,7 @@ func fileMirrorFEN(fen string) string {
 // TestFileMirrorSameScoreMirrored: a king-mirrored network sees a position
 // and its file mirror alike, wherever the kings stand; a plain one does not.
 func TestFileMirrorSameScoreMirrored(t *testing.T) {
-	plain, mirrored := Random(5, 8), randomMirrored(5, 8)
+	plain, mirrored := Random(5, DefaultHidden, 8), randomMirrored(5, 8)
 	differ := 0
 	for _, p := range randomPositions(t, 13, 8, 80) {
 		m, err := board.ParseFEN(fileMirrorFEN(p.FEN()))
@@ -356,53 +384,54 @@ func TestFileMirrorSameScoreMirrored(t *testing.T) {
 // one on random rows, extremes included.
 func TestKernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	row := func(lo, hi int) *[Hidden]int16 {
-		var r [Hidden]int16
-		for j := range r {
-			r[j] = int16(lo + rng.IntN(hi-lo+1))
-		}
-		return &r
-	}
 	paths(t, func(t *testing.T) {
-		for range 200 {
-			src, a0, a1, s0, s1 := row(-20000, 20000), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1)
-			var got, want [Hidden]int16
-			addSub(&got, src, a0, s0)
-			scalarAddSub(&want, src, a0, s0)
-			if got != want {
-				t.Fatal("addSub differs")
-			}
-			addSubSub(&got, src, a0, s0, s1)
-			scalarAddSubSub(&want, src, a0, s0, s1)
-			if got != want {
-				t.Fatal("addSubSub differs")
-			}
-			addAddSubSub(&got, src, a0, a1, s0, s1)
-			scalarAddAddSubSub(&want, src, a0, a1, s0, s1)
-			if got != want {
-				t.Fatal("addAddSubSub differs")
-			}
-			got, want = *src, *src
-			addRow(&got, a0)
-			scalarAddRow(&want, a0)
-			subRow(&got, a1)
-			scalarSubRow(&want, a1)
-			if got != want {
-				t.Fatal("addRow/subRow differ")
-			}
-			var w [2 * Hidden]int16
-			for j := range w {
-				w[j] = int16(rng.IntN(2*MaxW2+1) - MaxW2)
-			}
-			if rng.IntN(4) == 0 { // the extreme: every lane at QA, every weight at ±MaxW2
-				for j := range src {
-					src[j] = QA
-					w[j] = MaxW2
-					w[Hidden+j] = -MaxW2
+		for _, h := range append([]int{DefaultHidden}, otherWidths...) {
+			row := func(lo, hi int) []int16 {
+				r := make([]int16, h)
+				for j := range r {
+					r[j] = int16(lo + rng.IntN(hi-lo+1))
 				}
+				return r
 			}
-			if g, w := output(src, a0, &w), scalarOutput(src, a0, &w); g != w {
-				t.Fatalf("output %d, pure Go %d", g, w)
+			for range 200 {
+				src, a0, a1, s0, s1 := row(-20000, 20000), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1), row(-MaxW1, MaxW1)
+				got, want := make([]int16, h), make([]int16, h)
+				addSub(got, src, a0, s0)
+				scalarAddSub(want, src, a0, s0)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d wide: addSub differs", h)
+				}
+				addSubSub(got, src, a0, s0, s1)
+				scalarAddSubSub(want, src, a0, s0, s1)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d wide: addSubSub differs", h)
+				}
+				addAddSubSub(got, src, a0, a1, s0, s1)
+				scalarAddAddSubSub(want, src, a0, a1, s0, s1)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d wide: addAddSubSub differs", h)
+				}
+				copy(got, src)
+				copy(want, src)
+				addRow(got, a0)
+				scalarAddRow(want, a0)
+				subRow(got, a1)
+				scalarSubRow(want, a1)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d wide: addRow/subRow differ", h)
+				}
+				w := row(-MaxW2, MaxW2)
+				w = append(w, row(-MaxW2, MaxW2)...)
+				if rng.IntN(4) == 0 { // the extreme: every lane at QA, every weight at ±MaxW2
+					for j := range src {
+						src[j], a0[j] = QA, QA
+						w[j] = MaxW2
+						w[h+j] = MaxW2
+					}
+				}
+				if g, w := output(src, a0, w), scalarOutput(src, a0, w); g != w {
+					t.Fatalf("%d wide: output %d, pure Go %d", h, g, w)
+				}
 			}
 		}
 	})
@@ -441,22 +470,39 @@ func encode(t *testing.T, n *Network) []byte {
 	return b.Bytes()
 }
 
+// sameWeights reports whether a and b have the same width and weights.
+func sameWeights(a, b *Network) bool {
+	if a.Hidden() != b.Hidden() || !slices.Equal(a.W1, b.W1) || !slices.Equal(a.B1, b.B1) || a.B2 != b.B2 {
+		return false
+	}
+	for k := range a.W2 {
+		if !slices.Equal(a.W2[k], b.W2[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 func TestFileRoundTrip(t *testing.T) {
-	for _, outputs := range []int{1, 2, 4, 8} {
-		n := Random(3, outputs)
+	for i, outputs := range []int{1, 2, 4, 8} {
+		h := []int{DefaultHidden, HiddenStep, 512, MaxHidden}[i]
+		n := Random(3, h, outputs)
 		n.SetMirrored(outputs == 4)
 		data := encode(t, n)
-		if want := headerSize + len(n.Provenance) + Inputs*Hidden*2 + Hidden*2 + outputs*(2*Hidden*2+4) + PawnGroups*2; len(data) != want {
-			t.Errorf("%d outputs: %d bytes, want %d", outputs, len(data), want)
+		if want := headerSize + len(n.Provenance) + Inputs*h*2 + h*2 + outputs*(2*h*2+4) + PawnGroups*2; len(data) != want {
+			t.Errorf("%d wide, %d outputs: %d bytes, want %d", h, outputs, len(data), want)
 		}
 		m, err := Parse(data, "x.nnue")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.W1 != n.W1 || m.B1 != n.B1 || m.W2 != n.W2 || m.B2 != n.B2 || m.Outputs() != outputs ||
+		if !sameWeights(m, n) || m.Outputs() != outputs ||
 			!bytes.Equal(m.Provenance, n.Provenance) || m.ID() != n.ID() || m.Mirrored() != n.Mirrored() ||
 			m.PawnScale() != n.PawnScale() {
-			t.Fatalf("%d outputs: the network read back differs from the one written", outputs)
+			t.Fatalf("%d wide, %d outputs: the network read back differs from the one written", h, outputs)
+		}
+		if want := fmt.Sprintf("x2-%d-%d-screlu", h, outputs); !strings.HasSuffix(m.Architecture(), want) {
+			t.Errorf("architecture %s, want ...%s", m.Architecture(), want)
 		}
 		if len(m.ID()) != 16 {
 			t.Errorf("ID %q, want 16 hex digits", m.ID())
@@ -469,7 +515,7 @@ func TestFileRoundTrip(t *testing.T) {
 	// either) read with the table the engine gave every network before
 	// version 3, as plain networks for version 1; their ids are their
 	// weights' hash.
-	n := Random(3, 8)
+	n := Random(3, DefaultHidden, 8)
 	n.SetMirrored(true)
 	if err := n.SetPawnScale([PawnGroups]int{10, 20, 30, 40, 50}); err != nil {
 		t.Fatal(err)
@@ -490,7 +536,7 @@ func TestFileRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.W1 != n.W1 || m.W2 != n.W2 || m.B2 != n.B2 || m.Mirrored() != c.mirrored {
+		if !sameWeights(m, n) || m.Mirrored() != c.mirrored {
 			t.Fatalf("%s reads back differently", c.name)
 		}
 		if m.PawnScale() != legacyPawnScale {
@@ -503,7 +549,7 @@ func TestFileRoundTrip(t *testing.T) {
 }
 
 func TestBadFiles(t *testing.T) {
-	good := encode(t, Random(4, 1))
+	good := encode(t, Random(4, DefaultHidden, 1))
 	provLen := int(binary.LittleEndian.Uint32(good[72:]))
 	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
 	put := func(off int, v uint32) []byte {
@@ -518,7 +564,10 @@ func TestBadFiles(t *testing.T) {
 		{"magic", edit(func(b []byte) []byte { copy(b, "NNUE"); return b }), "not a chessforge network"},
 		{"version", put(4, 4), "unsupported format version 4"},
 		{"version 0", put(4, 0), "unsupported format version 0"},
-		{"hidden", put(12, 512), "other architecture"},
+		{"hidden", put(12, 24), "other architecture: inputs 768, hidden 24, outputs 1"},
+		{"hidden 0", put(12, 0), "other architecture: inputs 768, hidden 0"},
+		{"too wide", put(12, 2*MaxHidden), "other architecture: inputs 768, hidden 2048"},
+		{"wider", put(12, 512), "truncated: expected"},
 		{"outputs", put(16, 3), "other architecture: inputs 768, hidden 256, outputs 3"},
 		{"more outputs", put(16, 8), "truncated: expected"},
 		{"activation", put(20, 0), "other architecture"},
@@ -541,18 +590,31 @@ func TestBadFiles(t *testing.T) {
 		}
 	}
 	// A weight beyond the range, with a hash that matches it.
-	n := Random(4, 1)
+	n := Random(4, DefaultHidden, 1)
 	n.W2[0][3] = MaxW2 + 1
 	if err := n.Write(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "W2[0][3]") {
 		t.Errorf("writing an out-of-range weight: %v", err)
 	}
 	data := bytes.Clone(good)
 	payload := data[headerSize+provLen:]
-	binary.LittleEndian.PutUint16(payload[(Inputs*Hidden+Hidden+3)*2:], uint16(MaxW2+1))
+	binary.LittleEndian.PutUint16(payload[(Inputs*DefaultHidden+DefaultHidden+3)*2:], uint16(MaxW2+1))
 	sum := sha256Sum(payload)
 	copy(data[40:], sum[:])
 	if _, err := Parse(data, "range.nnue"); err == nil || !strings.Contains(err.Error(), "range.nnue: weight out of range: W2[0][3]") {
 		t.Errorf("out-of-range weight: %v", err)
+	}
+	// Weights that do not match the width: a network not made by New, or
+	// one whose rows were replaced.
+	short := Random(4, DefaultHidden, 1)
+	short.W1 = short.W1[:len(short.W1)-1]
+	for _, c := range []struct {
+		n    *Network
+		want string
+	}{{new(Network), "accumulators 0 wide"}, {short, "W1 has 196607 weights"}} {
+		c.n.SetOutputs(1)
+		if err := c.n.Write(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("writing a misshapen network: %v, want %q", err, c.want)
+		}
 	}
 }
 
@@ -593,7 +655,7 @@ func TestBuckets(t *testing.T) {
 		8: {0, 0, 0, 1, 3, 4, 6, 7, 7, 7},
 	}
 	for k, w := range want {
-		n := Random(1, k)
+		n := Random(1, DefaultHidden, k)
 		for i, pieces := range []int{0, 2, 5, 6, 17, 18, 29, 30, 32, 64} {
 			if got := n.Bucket(pieces); got != w[i] {
 				t.Errorf("%d outputs, %d pieces: bucket %d, want %d", k, pieces, got, w[i])

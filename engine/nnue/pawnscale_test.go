@@ -14,7 +14,7 @@ import (
 // A score is scaled by the table's entry for the pawns of the side it
 // favours, whichever side is to move: four or more share the last entry.
 func TestScaleByPawns(t *testing.T) {
-	n := Random(5, 1)
+	n := Random(5, DefaultHidden, 1)
 	table := [PawnGroups]int{40, 50, 70, 100, 120}
 	if err := n.SetPawnScale(table); err != nil {
 		t.Fatal(err)
@@ -59,9 +59,9 @@ func TestScaleByPawns(t *testing.T) {
 // The table is part of the hashed payload: the same weights with another
 // table are another network, with another id.
 func TestPawnTableNamesTheNetwork(t *testing.T) {
-	a, b := Random(6, 4), Random(6, 4)
+	a, b := Random(6, DefaultHidden, 4), Random(6, DefaultHidden, 4)
 	if a.ID() != b.ID() || a.PawnScale() != legacyPawnScale {
-		t.Fatalf("Random(6, 4) twice: ids %s and %s, table %v", a.ID(), b.ID(), a.PawnScale())
+		t.Fatalf("Random(6, DefaultHidden, 4) twice: ids %s and %s, table %v", a.ID(), b.ID(), a.PawnScale())
 	}
 	if err := b.SetPawnScale([PawnGroups]int{58, 58, 91, 120, 127}); err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestPawnTableNamesTheNetwork(t *testing.T) {
 // before it is refused when set, when written and when read (with a hash
 // that matches it), and the error names the file and the entry.
 func TestBadPawnTables(t *testing.T) {
-	good := Random(7, 2)
+	good := Random(7, DefaultHidden, 2)
 	data := encode(t, good)
 	provLen := int(binary.LittleEndian.Uint32(data[72:]))
 	for _, c := range []struct {
@@ -95,7 +95,7 @@ func TestBadPawnTables(t *testing.T) {
 		{[PawnGroups]int{58, 58, 91, 90, 128}, "entry 3 (90) is below entry 2 (91)"},
 		{[PawnGroups]int{58, 58, 91, 120, 65535}, "entry 4 is 65535"},
 	} {
-		n := Random(7, 2)
+		n := Random(7, DefaultHidden, 2)
 		if err := n.SetPawnScale(c.table); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("SetPawnScale(%v): %v, want an error saying %q", c.table, err, c.want)
 		}

@@ -8,22 +8,20 @@ import (
 // Random returns an untrained network with weights drawn from a generator
 // seeded with seed, within the format's ranges: W1 mostly in ±128 with a few
 // at ±MaxW1, B1 in [-128, 255], W2 in ±MaxW2, so that accumulators reach
-// both ends of the clamp; outputs output buckets (1, 2, 4 or 8; with 1 the
-// same weights as before networks had buckets). Its provenance says what it
-// is. It serves tests and internal/gennet; its evaluations mean nothing.
-func Random(seed uint64, outputs int) *Network {
+// both ends of the clamp; accumulators hidden wide and outputs output
+// buckets (see New; with DefaultHidden and 1 output the same weights as
+// before networks had buckets). Its provenance says what it is. It serves
+// tests and internal/gennet; its evaluations mean nothing.
+func Random(seed uint64, hidden, outputs int) *Network {
 	rng := rand.New(rand.NewPCG(seed, 0x6e6e7565))
-	n := new(Network)
-	n.SetOutputs(outputs)
+	n := New(hidden, outputs)
 	n.pawnScale = legacyPawnScale
 	for i := range n.W1 {
-		for j := range n.W1[i] {
-			n.W1[i][j] = int16(rng.IntN(257) - 128)
-			if rng.IntN(512) == 0 {
-				n.W1[i][j] = MaxW1
-				if rng.IntN(2) == 0 {
-					n.W1[i][j] = -MaxW1
-				}
+		n.W1[i] = int16(rng.IntN(257) - 128)
+		if rng.IntN(512) == 0 {
+			n.W1[i] = MaxW1
+			if rng.IntN(2) == 0 {
+				n.W1[i] = -MaxW1
 			}
 		}
 	}
@@ -40,6 +38,7 @@ func Random(seed uint64, outputs int) *Network {
 		"kind":    "untrained, seeded random: for tests; replace with a trained network",
 		"command": "nnue.Random",
 		"seed":    seed,
+		"hidden":  hidden,
 		"outputs": outputs,
 	})
 	n.Seal()

@@ -28,7 +28,15 @@ type stackFrame struct {
 // NewStack returns a Stack for net deep enough for plies moves beyond its
 // root.
 func NewStack(net *Network, plies int) *Stack {
-	return &Stack{net: net, frames: make([]stackFrame, plies+1)}
+	s := &Stack{net: net, frames: make([]stackFrame, plies+1)}
+	// One block for every ply's accumulators, each ply's two perspectives
+	// side by side.
+	h := net.hidden
+	buf := make([]int16, len(s.frames)*2*h)
+	for i := range s.frames {
+		net.initAccumulator(&s.frames[i].acc, buf[i*2*h:(i+1)*2*h])
+	}
+	return s
 }
 
 // Network returns the network the stack evaluates with.

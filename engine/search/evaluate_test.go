@@ -12,7 +12,7 @@ import (
 // the accumulator stacks back at their roots afterwards (every move the
 // search made it took back).
 func TestNetworkSearchIsDeterministic(t *testing.T) {
-	net := nnue.Random(1, 8)
+	net := nnue.Random(1, nnue.DefaultHidden, 8)
 	fens := []string{board.StartFEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"}
 	for _, fen := range fens {
@@ -48,7 +48,7 @@ func TestNetworkChangesTheSearch(t *testing.T) {
 	p := mustFEN(t, board.StartFEN)
 	e := New(Options{HashMB: 4})
 	hand := e.Search(p, Limits{Depth: 6}, nil)
-	net := nnue.Random(2, 8)
+	net := nnue.Random(2, nnue.DefaultHidden, 8)
 	e.SetNetwork(net)
 	if e.Network() != net {
 		t.Fatal("Network does not return the network set")

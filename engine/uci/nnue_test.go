@@ -44,7 +44,7 @@ func TestNNUEOptions(t *testing.T) {
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "my net.nnue")
-	net := nnue.Random(4, 8)
+	net := nnue.Random(4, nnue.DefaultHidden, 8)
 	if err := net.SetPawnScale([nnue.PawnGroups]int{40, 60, 80, 100, 128}); err != nil {
 		t.Fatal(err)
 	}
