@@ -1,10 +1,11 @@
 // Package nnue is the engine's efficiently updatable neural-network
-// evaluation: the chessforge NNUE v1 network (768x2-256-1-screlu), its file
-// format, its accumulators and its quantized forward pass.
+// evaluation: the chessforge network (768x2-H-B-screlu: accumulators H wide,
+// 256 for the committed networks, and B output buckets), its file format, its
+// accumulators and its quantized forward pass.
 //
 // A position's 768 features (colour × piece type × square) are seen from
 // each side's perspective; a feature transformer sums the rows of the active
-// features into two 256-wide accumulators, one per perspective, which a move
+// features into two accumulators, one per perspective, which a move
 // changes by adding and subtracting a few rows instead of rebuilding them.
 // The output layer applies SCReLU (clamp(x, 0, QA)²) to the side to move's
 // accumulator and the other side's and takes their dot product with the

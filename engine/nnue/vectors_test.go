@@ -16,10 +16,12 @@ import (
 // testdata/buckets-vectors.txt those of testdata/buckets.nnue (eight output
 // buckets, every one of them used by some line), and
 // testdata/mirrored-vectors.txt those of testdata/mirrored.nnue (eight
-// buckets, king-mirrored features).
+// buckets, king-mirrored features), and testdata/narrow-vectors.txt those
+// of testdata/narrow.nnue (eight buckets, king-mirrored, accumulators 32
+// wide).
 func TestVectors(t *testing.T) {
 	for net, vectors := range map[string]string{"test.nnue": "vectors.txt", "buckets.nnue": "buckets-vectors.txt",
-		"mirrored.nnue": "mirrored-vectors.txt"} {
+		"mirrored.nnue": "mirrored-vectors.txt", "narrow.nnue": "narrow-vectors.txt"} {
 		t.Run(net, func(t *testing.T) { checkVectors(t, "testdata/"+net, "testdata/"+vectors) })
 	}
 }

@@ -1,9 +1,11 @@
 """NNUE for the engine: train, export and check chessforge's network
-(``768x2-256-B-screlu`` with B = 1, 2, 4 or 8 output buckets, the contract
-of engine/nnue: QA = 255, QB = 64, SCALE = 400).
+(``768x2-H-B-screlu`` with accumulators H wide, a multiple of 16 from 16 to
+1024, 256 by default, and B = 1, 2, 4 or 8 output buckets, the contract of
+engine/nnue: QA = 255, QB = 64, SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
-                          [--buckets 8] [--mirror] [--init CHECKPOINT.pt | --init NETWORK.nnue]
+                          [--hidden 256] [--buckets 8] [--mirror]
+                          [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
     chessforge-nnue pawnscale DATA... --network net.nnue --write
     chessforge-nnue table net.nnue [--set 44,44,68,90,96]
@@ -30,7 +32,7 @@ entry for 4 or more pawns is the table's level, the network's overall
 scale into the search's units; the fit keeps the file's level, and
 ``table FILE --set`` writes a whole table chosen by matches.
 
-Float model: ``out = w2[b, :256] . screlu(us) + w2[b, 256:] . screlu(them) +
+Float model: ``out = w2[b, :H] . screlu(us) + w2[b, H:] . screlu(them) +
 b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
 features``, ``screlu(x) = clamp(x, 0, 1)^2`` and the output bucket ``b =
 min((pieces - 2) // (32 // B), B - 1)`` chosen by the number of pieces on
@@ -65,7 +67,9 @@ from .dataset import ChessDataset
 from .sources import open_source
 
 INPUTS = 768
-HIDDEN = 256
+HIDDEN = 256  # the accumulator width of a network unless --hidden says otherwise
+HIDDEN_STEP = 16  # widths are multiples of this (a vector's lanes) ...
+MAX_HIDDEN = 1024  # ... up to this (engine/nnue: the vector output layer stays exact)
 BUCKETS = (1, 2, 4, 8)  # the output bucket counts the format allows
 ACTIVATION_SCRELU = 1
 QA = 255
@@ -87,11 +91,17 @@ PAWN_SCALE_ONE = pawnscale.ONE  # the table's unit: an entry of 128 leaves a sco
 LEGACY_PAWN_SCALE = (58, 58, 91, 120, 128)
 
 
-def payload_bytes(buckets, version=VERSION):
+def valid_hidden(hidden):
+    """Whether a network may have accumulators this wide: a multiple of
+    HIDDEN_STEP from HIDDEN_STEP to MAX_HIDDEN (engine/nnue.ValidHidden)."""
+    return HIDDEN_STEP <= hidden <= MAX_HIDDEN and hidden % HIDDEN_STEP == 0
+
+
+def payload_bytes(buckets, hidden=HIDDEN, version=VERSION):
     """The size of the payload of a network with this many output buckets
-    in a file of this format version: the weights, then (from version 3)
-    the pawn table."""
-    return (INPUTS * HIDDEN + HIDDEN) * 2 + buckets * (2 * HIDDEN * 2 + 4) + (2 * PAWN_GROUPS if version >= 3 else 0)
+    and accumulators this wide in a file of this format version: the
+    weights, then (from version 3) the pawn table."""
+    return (INPUTS * hidden + hidden) * 2 + buckets * (2 * hidden * 2 + 4) + (2 * PAWN_GROUPS if version >= 3 else 0)
 
 
 def check_pawn_scale(table):
@@ -110,10 +120,10 @@ def check_pawn_scale(table):
     return table
 
 
-def architecture(buckets, mirror=False):
+def architecture(buckets, mirror=False, hidden=HIDDEN):
     """The architecture's name, as the provenance records it: 768hm for
     the king-mirrored feature set."""
-    return f"768{'hm' if mirror else ''}x2-{HIDDEN}-{buckets}-screlu"
+    return f"768{'hm' if mirror else ''}x2-{hidden}-{buckets}-screlu"
 
 # THEM[f] is feature f of one perspective seen from the other: the piece's
 # colour swapped (planes 0-5 <-> 6-11) and its square rank-mirrored.
@@ -125,17 +135,19 @@ _THEM_T = torch.from_numpy(THEM)
 class Net(nn.Module):
     """The float network: a feature transformer shared by both
     perspectives (an EmbeddingBag summing the active features' rows, W1
-    [768, 256] feature-major, plus b1) and an output per bucket over the two
-    SCReLU'd accumulators, the side to move's first."""
+    [768, hidden] feature-major, plus b1) and an output per bucket over the
+    two SCReLU'd accumulators, the side to move's first."""
 
-    def __init__(self, init_scale=1.0, buckets=1):
+    def __init__(self, init_scale=1.0, buckets=1, hidden=HIDDEN):
         super().__init__()
         if buckets not in BUCKETS:
             raise ValueError(f"{buckets} output buckets, want one of {BUCKETS}")
+        if not valid_hidden(hidden):
+            raise ValueError(f"accumulators {hidden} wide, want a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}")
         self.buckets = buckets
-        self.ft = nn.EmbeddingBag(INPUTS, HIDDEN, mode="sum")
-        self.b1 = nn.Parameter(torch.zeros(HIDDEN))
-        self.out = nn.Linear(2 * HIDDEN, buckets)
+        self.ft = nn.EmbeddingBag(INPUTS, hidden, mode="sum")
+        self.b1 = nn.Parameter(torch.zeros(hidden))
+        self.out = nn.Linear(2 * hidden, buckets)
         with torch.no_grad():
             # Accumulators of about 30 pieces start spread over [0, 1],
             # SCReLU's working range; init_scale > 1 widens W1 and W2 (test
@@ -243,14 +255,18 @@ def fen_features(fen, mirror=False):
 
 def quantize(state):
     """The integer weights of a float model's state dict: W1 int16 [768,
-    256], b1 int16 [256], W2 int16 [buckets, 512], b2 int64 [buckets]
-    (int32 range)."""
+    H], b1 int16 [H], W2 int16 [buckets, 2H], b2 int64 [buckets] (int32
+    range), H the accumulators' width."""
     w1 = state["ft.weight"].detach().cpu().double().numpy()
     b1 = state["b1"].detach().cpu().double().numpy()
     w2 = state["out.weight"].detach().cpu().double().numpy()
     b2 = state["out.bias"].detach().cpu().double().numpy().reshape(-1)
-    if w2.shape[0] not in BUCKETS or w2.shape[1] != 2 * HIDDEN or len(b2) != w2.shape[0]:
-        raise ValueError(f"quantize: output weights {tuple(w2.shape)}, want (B, {2 * HIDDEN}) with B in {BUCKETS}")
+    hidden = w1.shape[1]
+    if w1.shape[0] != INPUTS or not valid_hidden(hidden) or b1.shape != (hidden,):
+        raise ValueError(f"quantize: feature transformer {tuple(w1.shape)} with bias {tuple(b1.shape)}, want "
+                         f"({INPUTS}, H) and (H,) with H a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}")
+    if w2.shape[0] not in BUCKETS or w2.shape[1] != 2 * hidden or len(b2) != w2.shape[0]:
+        raise ValueError(f"quantize: output weights {tuple(w2.shape)}, want (B, {2 * hidden}) with B in {BUCKETS}")
     q = {"w1": np.rint(w1 * QA), "b1": np.rint(b1 * QA), "w2": np.rint(w2 * QB)}
     for k, lim in (("w1", 32767), ("b1", 32767), ("w2", 32767)):
         if np.abs(q[k]).max(initial=0) > lim:
@@ -280,8 +296,9 @@ def quantized_eval(q, us, them):
     w2 = q["w2"][b].astype(np.int64)
     acc_us = b1 + w1[us].sum(axis=0)
     acc_them = b1 + w1[them].sum(axis=0)
-    s = int((np.clip(acc_us, 0, QA) ** 2 * w2[:HIDDEN]).sum()) + \
-        int((np.clip(acc_them, 0, QA) ** 2 * w2[HIDDEN:]).sum())
+    h = len(b1)
+    s = int((np.clip(acc_us, 0, QA) ** 2 * w2[:h]).sum()) + \
+        int((np.clip(acc_them, 0, QA) ** 2 * w2[h:]).sum())
     v = int(tdiv(s, QA)) + int(q["b2"][b])
     return int(tdiv(v * SCALE, QA * QB))
 
@@ -292,14 +309,14 @@ def write_net(path, q, provenance, mirror=False, pawn_scale=LEGACY_PAWN_SCALE):
     """Write the network file: header, provenance JSON, payload (the
     weights and the pawn table); ``mirror``: the king-mirrored feature set.
     Returns its id."""
-    buckets = len(q["b2"])
+    buckets, hidden = len(q["b2"]), q["w1"].shape[1]
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
                + q["w2"].astype("<i2").tobytes() + q["b2"].astype("<i4").tobytes()
                + np.array(check_pawn_scale(pawn_scale), dtype="<u2").tobytes())
-    assert len(payload) == payload_bytes(buckets)
+    assert len(payload) == payload_bytes(buckets, hidden)
     prov = json.dumps(provenance, sort_keys=True).encode()
     digest = hashlib.sha256(payload).digest()
-    header = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN, buckets, ACTIVATION_SCRELU,
+    header = HEADER.pack(MAGIC, VERSION, INPUTS, hidden, buckets, ACTIVATION_SCRELU,
                          FEATURES_MIRRORED if mirror else FEATURES_PLAIN, QA, QB, SCALE, digest, len(prov))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -330,11 +347,11 @@ def read_net(path):
     else:
         _, _, n_in, hidden, n_out, act, qa, qb, scale, digest, plen = header.unpack_from(data)
         features = FEATURES_PLAIN
-    if (n_in, hidden, act, qa, qb, scale) != (INPUTS, HIDDEN, ACTIVATION_SCRELU, QA, QB, SCALE) \
+    if (n_in, act, qa, qb, scale) != (INPUTS, ACTIVATION_SCRELU, QA, QB, SCALE) or not valid_hidden(hidden) \
             or n_out not in BUCKETS or features not in (FEATURES_PLAIN, FEATURES_MIRRORED):
         raise ValueError(f"{path}: other architecture {n_in}x2-{hidden}-{n_out} activation {act} "
                          f"feature set {features} QA {qa} QB {qb} SCALE {scale}")
-    want = header.size + plen + payload_bytes(n_out, version)
+    want = header.size + plen + payload_bytes(n_out, hidden, version)
     if len(data) < want:
         raise ValueError(f"{path}: truncated (expected {want} bytes, got {len(data)})")
     if len(data) > want:
@@ -345,11 +362,11 @@ def read_net(path):
         raise ValueError(f"{path}: hash mismatch (the payload is not the one the header names)")
     o = 0
     q = {}
-    for k, n in (("w1", INPUTS * HIDDEN), ("b1", HIDDEN), ("w2", n_out * 2 * HIDDEN)):
+    for k, n in (("w1", INPUTS * hidden), ("b1", hidden), ("w2", n_out * 2 * hidden)):
         q[k] = np.frombuffer(payload, dtype="<i2", count=n, offset=o).astype(np.int16)
         o += 2 * n
-    q["w1"] = q["w1"].reshape(INPUTS, HIDDEN)
-    q["w2"] = q["w2"].reshape(n_out, 2 * HIDDEN)
+    q["w1"] = q["w1"].reshape(INPUTS, hidden)
+    q["w2"] = q["w2"].reshape(n_out, 2 * hidden)
     q["b2"] = np.frombuffer(payload, dtype="<i4", count=n_out, offset=o).astype(np.int64)
     o += 4 * n_out
     q["mirror"] = features == FEATURES_MIRRORED
@@ -371,7 +388,7 @@ def network_scores(path):
     centipawn or two, and without the engine's endgame knowledge
     (``eval.Endgame``)."""
     q, _, net_id = read_net(path)
-    model = Net(buckets=len(q["b2"]))
+    model = Net(buckets=len(q["b2"]), hidden=q["w1"].shape[1])
     model.load_state_dict(dequantize(q))
     model.eval()
     lay = layout.CHESS
@@ -395,7 +412,7 @@ def dequantize(q):
     exactly): a network file as a starting point for training."""
     t = lambda a, scale: torch.from_numpy(np.asarray(a, dtype=np.float64) / scale).float()
     return {"ft.weight": t(q["w1"], QA), "b1": t(q["b1"], QA),
-            "out.weight": t(q["w2"], QB).reshape(-1, 2 * HIDDEN),
+            "out.weight": t(q["w2"], QB).reshape(-1, 2 * q["w1"].shape[1]),
             "out.bias": t(q["b2"], QA * QB)}
 
 
@@ -470,12 +487,12 @@ def evaluate(model, ds, device, mirror=False):
 # The settings a resumed run must share with the checkpoint's, so that it
 # continues the same run (epochs, threads and device may change).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
-                   "init_scale", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
+                   "init_scale", "hidden", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
                    "init")
 
 # Settings added after checkpoints were first written, with the value an
 # older checkpoint's run had.
-_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False}
+_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN}
 
 
 def _checkpoints(out):
@@ -520,6 +537,13 @@ def _train(args, device):
         init_state, init_mirror, init_pawns = initial_state(args.init)
     if args.buckets is None:  # the --init network's, else one
         args.buckets = init_state["out.weight"].shape[0] if init_state is not None else 1
+    init_hidden = init_state["ft.weight"].shape[1] if init_state is not None else None
+    if args.hidden is None:  # the --init network's width, else HIDDEN
+        args.hidden = init_hidden or HIDDEN
+    elif init_hidden is not None and args.hidden != init_hidden:
+        raise ValueError(f"--init {args.init}: accumulators {init_hidden} wide, training {args.hidden} (--hidden)")
+    if not valid_hidden(args.hidden):
+        raise ValueError(f"--hidden {args.hidden}: want a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}")
     if args.mirror is None:  # the --init network's feature set, else plain
         args.mirror = init_mirror
     elif args.init and args.mirror != init_mirror:
@@ -527,7 +551,7 @@ def _train(args, device):
                          f"training {'king-mirrored' if args.mirror else 'plain'} ones (--mirror)")
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
-    model = Net(args.init_scale, args.buckets).to(device)
+    model = Net(args.init_scale, args.buckets, args.hidden).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     history, start, positions = [], 0, 0
     init_val = None  # the --init network's validation loss, before any training
@@ -567,7 +591,7 @@ def _train(args, device):
 
     n_train, n_val = rows(tr), rows(val)
     print(f"{n_train} training positions, {n_val} validation, on {device}, "
-          f"lambda {args.lam}, {architecture(args.buckets, args.mirror)}", flush=True)
+          f"lambda {args.lam}, {architecture(args.buckets, args.mirror, args.hidden)}", flush=True)
     if args.init and not start and val:
         model.eval()
         init_val = round(evaluate(model, val, device, args.mirror)[0], 7)
@@ -638,7 +662,7 @@ def export(checkpoint, out, pawn_scale=None):
     prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
             "positions_trained": state["positions"], "validation_positions": state["val_rows"],
             "epochs": state["epoch"], "losses": state["history"], "dataset": data,
-            "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"]), mirror),
+            "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"]), mirror, q["w1"].shape[1]),
             "checkpoint": os.path.basename(checkpoint), "pawn_scale": list(check_pawn_scale(pawn_scale))}
     return write_net(out, q, prov, mirror, pawn_scale)
 
@@ -728,6 +752,9 @@ def main(argv=None):
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init-scale", type=float, default=1.0,
                    help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s); clipped")
+    t.add_argument("--hidden", type=int,
+                   help=f"accumulator width per perspective, a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to "
+                        f"{MAX_HIDDEN} (default: the --init network's, else {HIDDEN})")
     t.add_argument("--buckets", type=int, choices=BUCKETS,
                    help="output buckets, chosen by the number of pieces on the board "
                         "(default: as many as the --init network has, else 1)")

@@ -187,7 +187,7 @@ class Training(unittest.TestCase):
                "pawn table [58, 58, 91, 120, 129]: entry 4 is 129, want 1 to 128": rehashed((58, 58, 91, 120, 129)),
                "entry 2 (57) is below entry 1 (58)": rehashed((58, 58, 57, 120, 128)),
                "entry 0 is 0": rehashed((0, 58, 91, 120, 128)),
-               "other architecture": data[:12] + b"\x80" + data[13:], "truncated": data[:-1],
+               "other architecture": data[:12] + b"\x81" + data[13:], "truncated": data[:-1],
                "trailing bytes": data + b"\0", "feature set 2": data[:24] + b"\x02" + data[25:], "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
                "truncated (expected at least": data[:40]}
         for why, content in bad.items():
@@ -382,6 +382,60 @@ class Training(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn(f"--init {ck}: 4 output buckets, training 8", err.getvalue())
 
+    def test_other_widths_train_export_and_read_back(self):
+        # A network 32 wide: trained, exported with its width in the header
+        # and the payload sized by it, quantized as its float model.
+        out = self.train("narrow", "--epochs", "1", "--hidden", "32", "--buckets", "8")
+        ck = os.path.join(out, "epoch-0001.pt")
+        self.assertEqual(tuple(state(ck)["ft.weight"].shape), (768, 32))
+        net = os.path.join(self.tmp, "narrow.nnue")
+        run("export", ck, "--out", net)
+        q, prov, _ = nnue.read_net(net)
+        self.assertEqual((q["w1"].shape, q["b1"].shape, q["w2"].shape), ((768, 32), (32,), (8, 64)))
+        self.assertEqual(prov["architecture"], "768x2-32-8-screlu")
+        with open(net, "rb") as f:
+            data = f.read()
+        self.assertEqual(struct.unpack_from("<3I", data, 8), (768, 32, 8))
+        n = struct.unpack_from("<I", data, 72)[0]
+        self.assertEqual(len(data), 76 + n + nnue.payload_bytes(8, 32))
+        self.assertEqual(nnue.payload_bytes(8, 32), 768 * 32 * 2 + 32 * 2 + 8 * (4 * 32 + 4) + 10)
+        model = nnue.Net(buckets=8, hidden=32)
+        model.load_state_dict(state(ck))
+        for fen in fixture.columns()["fen"][::97]:
+            us, them = nnue.fen_features(fen)
+            with torch.no_grad():
+                f = float(model(torch.from_numpy(us), torch.tensor([0]), torch.from_numpy(them),
+                                torch.tensor([0]))[0]) * nnue.SCALE
+            self.assertLess(abs(f - nnue.quantized_eval(q, us, them)), FLOAT_MAX_CP, fen)
+        # Its float model scores a dataset at its width (pawnscale --network).
+        run("pawnscale", self.data, "--network", net, "--min-rows", "1", "--min-score", "0")
+        # Training from it keeps its width without being told; another
+        # --hidden, an invalid one and resuming with another are errors.
+        on = self.train("narrow-on", "--epochs", "1", "--lr", "0", "--init", net)
+        self.assertEqual(torch.load(os.path.join(on, "epoch-0001.pt"))["settings"]["hidden"], 32)
+        err = self.failed_run(os.path.join(self.tmp, "nx"), "--init", net, "--hidden", "64")
+        self.assertIn(f"--init {net}: accumulators 32 wide, training 64 (--hidden)", err)
+        for bad in ("24", "0", "2048"):
+            err = self.failed_run(os.path.join(self.tmp, "nb"), "--hidden", bad)
+            self.assertIn(f"--hidden {bad}: want a multiple of 16 from 16 to 1024", err)
+        err = self.failed_run(out, "--epochs", "2", "--buckets", "8", "--resume")
+        self.assertIn("trained with hidden 32, resumed with 256", err)
+        # A checkpoint from before --hidden resumes at 256.
+        old = self.train("pre-hidden", "--epochs", "1")
+        ck = torch.load(os.path.join(old, "epoch-0001.pt"))
+        del ck["settings"]["hidden"]
+        torch.save(ck, os.path.join(old, "epoch-0001.pt"))
+        self.train("pre-hidden", "--epochs", "2", "--resume")
+        self.assertTrue(os.path.exists(os.path.join(old, "epoch-0002.pt")))
+        # A width the format does not allow is another architecture.
+        for width in (24, 0, 2048):
+            p = os.path.join(self.tmp, "bad-width.nnue")
+            with open(p, "wb") as f:
+                f.write(data[:12] + struct.pack("<I", width) + data[16:])
+            with self.assertRaises(ValueError) as cm:
+                nnue.read_net(p)
+            self.assertIn(f"{p}: other architecture 768x2-{width}-8", str(cm.exception))
+
     def test_export_writes_the_pawn_table_the_engine_reads(self):
         out = self.train("table", "--epochs", "1")
         ck = os.path.join(out, "epoch-0001.pt")
@@ -421,9 +475,10 @@ class Training(unittest.TestCase):
 
 
 # The committed test networks and their vectors: one output, and eight
-# output buckets (every bucket used by some line).
+# output buckets (every bucket used by some line), plain and king-mirrored,
+# and a king-mirrored one 32 wide.
 COMMITTED = (("test.nnue", "vectors.txt", 1), ("buckets.nnue", "buckets-vectors.txt", 8),
-             ("mirrored.nnue", "mirrored-vectors.txt", 8))
+             ("mirrored.nnue", "mirrored-vectors.txt", 8), ("narrow.nnue", "narrow-vectors.txt", 8))
 
 
 class Vectors(unittest.TestCase):
@@ -431,7 +486,7 @@ class Vectors(unittest.TestCase):
         for net, vectors, buckets in COMMITTED:
             q, prov, _ = nnue.read_net(os.path.join(TESTDATA, net))
             self.assertEqual(len(q["b2"]), buckets)
-            self.assertEqual(q["pawn_scale"], nnue.LEGACY_PAWN_SCALE)  # version 1 and 2 files
+            self.assertEqual(q["pawn_scale"], nnue.LEGACY_PAWN_SCALE)  # version 1 and 2 files, or trained from scratch
             with open(os.path.join(TESTDATA, vectors)) as f:
                 lines = f.read().splitlines()
             self.assertGreaterEqual(len(lines), 1000)
