@@ -1,6 +1,10 @@
 package nnue
 
-import "chessforge/engine/board"
+import (
+	"fmt"
+
+	"chessforge/engine/board"
+)
 
 // featureIndex[persp][piece][sq] is the feature of piece on sq seen from
 // perspective persp: ((C == P ? 0 : 6) + T)·64 + (P == White ? sq : sq^56).
@@ -44,8 +48,10 @@ type Accumulator struct {
 	Flip [2]board.Square
 }
 
-// NewAccumulator returns accumulators for n.
+// NewAccumulator returns accumulators for n. A network not made by New
+// or read from a file (of width 0) panics.
 func (n *Network) NewAccumulator() *Accumulator {
+	n.mustHaveWidth()
 	a := new(Accumulator)
 	n.initAccumulator(a, make([]int16, 2*n.hidden))
 	return a
@@ -56,6 +62,14 @@ func (n *Network) NewAccumulator() *Accumulator {
 func (n *Network) initAccumulator(a *Accumulator, buf []int16) {
 	h := n.hidden
 	a.V[0], a.V[1] = buf[:h:h], buf[h:2*h:2*h]
+}
+
+// mustHaveWidth panics unless n's width is one New accepts: a zero
+// Network would evaluate every position as its output bias.
+func (n *Network) mustHaveWidth() {
+	if !ValidHidden(n.hidden) {
+		panic(fmt.Sprintf("nnue: a network %d wide (use New or Load)", n.hidden))
+	}
 }
 
 // row returns the weights of piece pc on sq from perspective persp, whose
@@ -95,8 +109,12 @@ func (n *Network) refreshPersp(a *Accumulator, persp int, p *board.Position) {
 
 // Output returns the network's evaluation of accumulators a with stm to
 // move and pieces pieces on the board (which choose the output bucket), in
-// centipawns from stm's point of view.
+// centipawns from stm's point of view. Accumulators of another width than
+// n's (a zero Accumulator, say) panic.
 func (n *Network) Output(a *Accumulator, stm board.Color, pieces int) int {
+	if len(a.V[0]) != n.hidden || len(a.V[1]) != n.hidden {
+		panic(fmt.Sprintf("nnue: accumulators %d and %d wide for a network %d wide (use NewAccumulator)", len(a.V[0]), len(a.V[1]), n.hidden))
+	}
 	b := n.Bucket(pieces)
 	s := output(a.V[stm&1], a.V[stm&1^1], n.W2[b])
 	v := s/QA + int64(n.B2[b])
@@ -107,6 +125,7 @@ func (n *Network) Output(a *Accumulator, stm board.Color, pieces int) int {
 // side to move's point of view, refreshing accumulators from scratch: for
 // single positions; a search keeps a Stack instead.
 func (n *Network) Evaluate(p *board.Position) int {
+	n.mustHaveWidth()
 	var buf [2 * MaxHidden]int16 // on the stack: nothing allocated
 	h := n.hidden
 	a := Accumulator{V: [2][]int16{buf[:h:h], buf[h : 2*h : 2*h]}}

@@ -1,6 +1,6 @@
 // Package nnue is the engine's efficiently updatable neural-network
 // evaluation: the chessforge network (768x2-H-B-screlu: accumulators H wide,
-// 256 for the committed networks, and B output buckets), its file format, its
+// 256 for the embedded network, and B output buckets), its file format, its
 // accumulators and its quantized forward pass.
 //
 // A position's 768 features (colour × piece type × square) are seen from

@@ -22,10 +22,14 @@ func simdEnabled() bool { return useSIMD }
 const lanes = 16
 
 // The rows are a multiple of lanes long (ValidHidden). Each kernel first
-// reslices its rows to the length of its first, which panics if one is
-// shorter; within that length, load and store address the lanes at i
-// without a bounds check per vector (with one, as the width is no longer a
-// constant, the network's search spent 7% more instructions).
+// checks that its rows are as long as its first, a multiple of lanes
+// (badRows otherwise); within that length, load and store address the lanes
+// at i without a bounds check per vector (with one, as the width is no
+// longer a constant, the network's search spent 7% more instructions).
+
+// badRows panics: a kernel's rows are not all as long as its first, or
+// that length is not a multiple of lanes, so at would leave them.
+func badRows() { panic("nnue: rows of different lengths, or not a multiple of 16 long") }
 
 // at returns the lanes of s from index i; i+lanes <= len(s).
 func at(s []int16, i int) *[lanes]int16 {
@@ -41,7 +45,9 @@ func addRow(v, w []int16) {
 		scalarAddRow(v, w)
 		return
 	}
-	w = w[:len(v)]
+	if len(w) != len(v) || len(v)%lanes != 0 {
+		badRows()
+	}
 	for i := 0; i+lanes <= len(v); i += lanes {
 		store(load(v, i).Add(load(w, i)), v, i)
 	}
@@ -52,7 +58,9 @@ func subRow(v, w []int16) {
 		scalarSubRow(v, w)
 		return
 	}
-	w = w[:len(v)]
+	if len(w) != len(v) || len(v)%lanes != 0 {
+		badRows()
+	}
 	for i := 0; i+lanes <= len(v); i += lanes {
 		store(load(v, i).Sub(load(w, i)), v, i)
 	}
@@ -63,7 +71,9 @@ func addSub(dst, src, a, s []int16) {
 		scalarAddSub(dst, src, a, s)
 		return
 	}
-	src, a, s = src[:len(dst)], a[:len(dst)], s[:len(dst)]
+	if n := len(dst); len(src) != n || len(a) != n || len(s) != n || n%lanes != 0 {
+		badRows()
+	}
 	for i := 0; i+lanes <= len(dst); i += lanes {
 		store(load(src, i).Add(load(a, i)).Sub(load(s, i)), dst, i)
 	}
@@ -74,7 +84,9 @@ func addSubSub(dst, src, a, s0, s1 []int16) {
 		scalarAddSubSub(dst, src, a, s0, s1)
 		return
 	}
-	src, a, s0, s1 = src[:len(dst)], a[:len(dst)], s0[:len(dst)], s1[:len(dst)]
+	if n := len(dst); len(src) != n || len(a) != n || len(s0) != n || len(s1) != n || n%lanes != 0 {
+		badRows()
+	}
 	for i := 0; i+lanes <= len(dst); i += lanes {
 		store(load(src, i).Add(load(a, i)).Sub(load(s0, i)).Sub(load(s1, i)), dst, i)
 	}
@@ -85,7 +97,9 @@ func addAddSubSub(dst, src, a0, a1, s0, s1 []int16) {
 		scalarAddAddSubSub(dst, src, a0, a1, s0, s1)
 		return
 	}
-	src, a0, a1, s0, s1 = src[:len(dst)], a0[:len(dst)], a1[:len(dst)], s0[:len(dst)], s1[:len(dst)]
+	if n := len(dst); len(src) != n || len(a0) != n || len(a1) != n || len(s0) != n || len(s1) != n || n%lanes != 0 {
+		badRows()
+	}
 	for i := 0; i+lanes <= len(dst); i += lanes {
 		v := load(src, i).Add(load(a0, i)).Add(load(a1, i)).Sub(load(s0, i)).Sub(load(s1, i))
 		store(v, dst, i)
@@ -102,8 +116,10 @@ func output(us, them, w []int16) int64 {
 		return scalarOutput(us, them, w)
 	}
 	h := len(us)
-	wu, wt := w[:h], w[h:2*h]
-	them = them[:h]
+	if len(them) != h || len(w) != 2*h || h%lanes != 0 {
+		badRows()
+	}
+	wu, wt := w[:h], w[h:]
 	zero := archsimd.BroadcastInt16x16(0)
 	qa := archsimd.BroadcastInt16x16(QA)
 	var sum archsimd.Int32x8

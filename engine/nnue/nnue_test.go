@@ -437,6 +437,51 @@ func TestKernelsAgree(t *testing.T) {
 	})
 }
 
+// mustPanic reports whether f panics with a message containing want.
+func mustPanic(t *testing.T, what, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), want) {
+			t.Errorf("%s: panic %v, want one saying %q", what, r, want)
+		}
+	}()
+	f()
+}
+
+// TestMisshapenRowsPanic: rows and accumulators that do not match the
+// network's width are refused, never read beyond (the vector kernels
+// address their lanes unchecked once the lengths agree) nor evaluated as
+// the bias alone.
+func TestMisshapenRowsPanic(t *testing.T) {
+	n := Random(1, 32, 8)
+	mustPanic(t, "a zero Accumulator", "accumulators 0 and 0 wide for a network 32 wide", func() {
+		n.Output(new(Accumulator), board.White, 32)
+	})
+	narrow := Random(1, HiddenStep, 8).NewAccumulator()
+	mustPanic(t, "a narrower Accumulator", "accumulators 16 and 16 wide for a network 32 wide", func() {
+		n.Output(narrow, board.White, 32)
+	})
+	for what, f := range map[string]func(){
+		"NewStack":       func() { NewStack(new(Network), 4) },
+		"NewAccumulator": func() { new(Network).NewAccumulator() },
+		"Evaluate":       func() { new(Network).Evaluate(board.NewPosition()) },
+	} {
+		mustPanic(t, what+" of a zero Network", "a network 0 wide", f)
+	}
+	if !setSIMD(true) {
+		t.Skip("no vector kernels in this build or on this processor")
+	}
+	row := make([]int16, 32)
+	short := make([]int16, 16, 32) // shorter than its capacity: a reslice alone would not notice
+	odd := make([]int16, 24)
+	mustPanic(t, "addSub with a short row", "different lengths", func() { addSub(row, row, short, row) })
+	mustPanic(t, "addAddSubSub with a short row", "different lengths", func() { addAddSubSub(row, row, row, row, row, short) })
+	mustPanic(t, "addRow with a short row", "different lengths", func() { addRow(row, short) })
+	mustPanic(t, "output with short weights", "different lengths", func() { output(row, row, row) })
+	mustPanic(t, "rows 24 long", "not a multiple of 16", func() { addSub(odd, odd, odd, odd) })
+}
+
 func TestEvaluationAllocatesNothing(t *testing.T) {
 	// King-mirrored: Kiwipete's king on e1 crosses to d1 and castles queenside.
 	n := randomMirrored(2, 8)

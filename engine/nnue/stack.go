@@ -26,8 +26,9 @@ type stackFrame struct {
 }
 
 // NewStack returns a Stack for net deep enough for plies moves beyond its
-// root.
+// root. A network not made by New or read from a file (of width 0) panics.
 func NewStack(net *Network, plies int) *Stack {
+	net.mustHaveWidth()
 	s := &Stack{net: net, frames: make([]stackFrame, plies+1)}
 	// One block for every ply's accumulators, each ply's two perspectives
 	// side by side.
