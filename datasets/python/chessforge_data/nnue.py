@@ -152,9 +152,12 @@ class Net(nn.Module):
             # Accumulators of about 30 pieces start spread over [0, 1],
             # SCReLU's working range; init_scale > 1 widens W1 and W2 (test
             # networks whose accumulators reach both ends of the clamp).
+            # The output weights shrink as 1/sqrt(hidden) from +-0.05 at
+            # 256, so that the starting outputs spread alike at any width.
             self.ft.weight.uniform_(-0.1 * init_scale, 0.1 * init_scale)
             self.b1.fill_(0.25)
-            self.out.weight.uniform_(-0.05 * init_scale, 0.05 * init_scale)
+            w2 = 0.05 * init_scale * (HIDDEN / hidden) ** 0.5
+            self.out.weight.uniform_(-w2, w2)
             self.out.bias.zero_()
         self.clip_()
 
@@ -751,7 +754,7 @@ def main(argv=None):
                         "0 by default: with a few million positions the result term overfits")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--init-scale", type=float, default=1.0,
-                   help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s); clipped")
+                   help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s sqrt(256/H)); clipped")
     t.add_argument("--hidden", type=int,
                    help=f"accumulator width per perspective, a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to "
                         f"{MAX_HIDDEN} (default: the --init network's, else {HIDDEN})")
