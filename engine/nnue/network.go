@@ -20,8 +20,9 @@ const (
 
 	// A network's accumulator width per perspective (its Hidden) is a
 	// multiple of HiddenStep, a vector's lanes, from HiddenStep to
-	// MaxHidden; the committed networks have DefaultHidden. Up to
-	// MaxHidden the vector output layer's int32 lanes cannot overflow.
+	// MaxHidden; the networks trained for play so far have DefaultHidden.
+	// Up to MaxHidden the vector output layer's int32 lanes cannot
+	// overflow.
 	HiddenStep    = 16
 	MaxHidden     = 1024
 	DefaultHidden = 256
@@ -109,8 +110,11 @@ type Network struct {
 func ValidOutputs(k int) bool { return k == 1 || k == 2 || k == 4 || k == 8 }
 
 // ValidHidden reports whether a network may have accumulators h wide: a
-// multiple of HiddenStep from HiddenStep to MaxHidden.
+// multiple of HiddenStep from HiddenStep to MaxHidden (widthRule).
 func ValidHidden(h int) bool { return h >= HiddenStep && h <= MaxHidden && h%HiddenStep == 0 }
+
+// widthRule says which widths ValidHidden accepts, for error messages.
+var widthRule = fmt.Sprintf("a multiple of %d from %d to %d", HiddenStep, HiddenStep, MaxHidden)
 
 // New returns a network with accumulators hidden wide and outputs output
 // buckets (see ValidHidden and ValidOutputs; other numbers panic), its
@@ -118,7 +122,7 @@ func ValidHidden(h int) bool { return h >= HiddenStep && h <= MaxHidden && h%Hid
 // table (SetPawnScale) and Seal it.
 func New(hidden, outputs int) *Network {
 	if !ValidHidden(hidden) {
-		panic(fmt.Sprintf("nnue: accumulators %d wide, want a multiple of %d from %d to %d", hidden, HiddenStep, HiddenStep, MaxHidden))
+		panic(fmt.Sprintf("nnue: accumulators %d wide, want %s", hidden, widthRule))
 	}
 	n := &Network{hidden: hidden, W1: make([]int16, Inputs*hidden), B1: make([]int16, hidden)}
 	w2 := make([]int16, MaxOutputs*2*hidden)
@@ -264,8 +268,8 @@ func Parse(data []byte, name string) (*Network, error) {
 	}
 	arch := [4]uint32{u32(8), u32(12), u32(16), u32(20)}
 	if arch[0] != Inputs || !ValidHidden(int(arch[1])) || arch[3] != ActivationSCReLU || !ValidOutputs(int(arch[2])) {
-		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, a multiple of %d from %d to %d, 1, 2, 4 or 8, %d (SCReLU)",
-			arch[0], arch[1], arch[2], arch[3], Inputs, HiddenStep, HiddenStep, MaxHidden, ActivationSCReLU)
+		return nil, formatErr(name, "other architecture: inputs %d, hidden %d, outputs %d, activation %d; this engine runs %d, %s, 1, 2, 4 or 8, %d (SCReLU)",
+			arch[0], arch[1], arch[2], arch[3], Inputs, widthRule, ActivationSCReLU)
 	}
 	hidden, outputs := int(arch[1]), int(arch[2])
 	at := 24 // after the architecture: the feature set (from version 2), then the quantization
@@ -346,7 +350,7 @@ func Parse(data []byte, name string) (*Network, error) {
 func (n *Network) checkShape() error {
 	h := n.hidden
 	if !ValidHidden(h) {
-		return fmt.Errorf("accumulators %d wide, want a multiple of %d from %d to %d (New)", h, HiddenStep, HiddenStep, MaxHidden)
+		return fmt.Errorf("accumulators %d wide, want %s (New)", h, widthRule)
 	}
 	if len(n.W1) != Inputs*h || len(n.B1) != h {
 		return fmt.Errorf("W1 has %d weights and b1 %d, want %d and %d for accumulators %d wide", len(n.W1), len(n.B1), Inputs*h, h, h)

@@ -70,6 +70,7 @@ INPUTS = 768
 HIDDEN = 256  # the accumulator width of a network unless --hidden says otherwise
 HIDDEN_STEP = 16  # widths are multiples of this (a vector's lanes) ...
 MAX_HIDDEN = 1024  # ... up to this (engine/nnue: the vector output layer stays exact)
+WIDTH_RULE = f"a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}"  # for messages
 BUCKETS = (1, 2, 4, 8)  # the output bucket counts the format allows
 ACTIVATION_SCRELU = 1
 QA = 255
@@ -143,7 +144,7 @@ class Net(nn.Module):
         if buckets not in BUCKETS:
             raise ValueError(f"{buckets} output buckets, want one of {BUCKETS}")
         if not valid_hidden(hidden):
-            raise ValueError(f"accumulators {hidden} wide, want a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}")
+            raise ValueError(f"accumulators {hidden} wide, want {WIDTH_RULE}")
         self.buckets = buckets
         self.ft = nn.EmbeddingBag(INPUTS, hidden, mode="sum")
         self.b1 = nn.Parameter(torch.zeros(hidden))
@@ -267,7 +268,7 @@ def quantize(state):
     hidden = w1.shape[1]
     if w1.shape[0] != INPUTS or not valid_hidden(hidden) or b1.shape != (hidden,):
         raise ValueError(f"quantize: feature transformer {tuple(w1.shape)} with bias {tuple(b1.shape)}, want "
-                         f"({INPUTS}, H) and (H,) with H a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}")
+                         f"({INPUTS}, H) and (H,) with H {WIDTH_RULE}")
     if w2.shape[0] not in BUCKETS or w2.shape[1] != 2 * hidden or len(b2) != w2.shape[0]:
         raise ValueError(f"quantize: output weights {tuple(w2.shape)}, want (B, {2 * hidden}) with B in {BUCKETS}")
     q = {"w1": np.rint(w1 * QA), "b1": np.rint(b1 * QA), "w2": np.rint(w2 * QB)}
@@ -546,7 +547,7 @@ def _train(args, device):
     elif init_hidden is not None and args.hidden != init_hidden:
         raise ValueError(f"--init {args.init}: accumulators {init_hidden} wide, training {args.hidden} (--hidden)")
     if not valid_hidden(args.hidden):
-        raise ValueError(f"--hidden {args.hidden}: want a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN}")
+        raise ValueError(f"--hidden {args.hidden}: want {WIDTH_RULE}")
     if args.mirror is None:  # the --init network's feature set, else plain
         args.mirror = init_mirror
     elif args.init and args.mirror != init_mirror:
@@ -756,8 +757,8 @@ def main(argv=None):
     t.add_argument("--init-scale", type=float, default=1.0,
                    help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s sqrt(256/H)); clipped")
     t.add_argument("--hidden", type=int,
-                   help=f"accumulator width per perspective, a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to "
-                        f"{MAX_HIDDEN} (default: the --init network's, else {HIDDEN})")
+                   help=f"accumulator width per perspective, {WIDTH_RULE} "
+                        f"(default: the --init network's, else {HIDDEN})")
     t.add_argument("--buckets", type=int, choices=BUCKETS,
                    help="output buckets, chosen by the number of pieces on the board "
                         "(default: as many as the --init network has, else 1)")
