@@ -616,7 +616,7 @@ def _train(args, device):
             loss.backward()
             opt.step()
             model.clip_()
-            total += float(loss) * k
+            total += loss.item() * k
             n += k
             steps += 1
             if args.progress and time.perf_counter() - shown >= args.progress:
