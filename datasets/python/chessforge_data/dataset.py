@@ -180,6 +180,22 @@ class ChessDataset(IterableDataset):
     def _batch(self, rows):
         return self._tensors(self._view(rows))
 
+    def compact_batches(self):
+        """The same batches as iterating the dataset, in the same order,
+        before the planes are unpacked: dicts of NumPy arrays, ``packed``
+        (uint8 [B, *layout.packed_shape], the binary planes' bits, byte j
+        of a plane its rank j, file a the high bit) and ``scalars``,
+        ``policy``, ``score_cp``, ``result`` as the dataset presents them
+        (from the side to move with ``side_to_move``), and ``value``
+        (float32 [B], the value target). For consumers that build their
+        own inputs from the bits (the NNUE trainer's features) and need
+        not pay for float32 planes."""
+        for rows in self._batches():
+            rows = dict(self._view(rows))
+            rows["value"] = value_target(rows["result"], rows["score_cp"], self.value_target, self.score_scale,
+                                         self.blend)
+            yield rows
+
     def loader(self, num_workers=0, group_rows=4096, **kwargs):
         """An iterable of this dataset's batches, read by ``num_workers``
         DataLoader worker processes (0: in this process, the same as

@@ -168,12 +168,26 @@ class Net(nn.Module):
         bucket's, the bucket counted from the features."""
         us = self.ft(us_idx, us_off) + self.b1
         them = self.ft(them_idx, them_off) + self.b1
+        pieces = None
+        if self.buckets > 1:
+            pieces = torch.diff(us_off, append=torch.tensor([len(us_idx)], device=us_off.device))
+        return self._output(us, them, pieces)
+
+    def forward_dense(self, us, them):
+        """The same output from the features as dense 0/1 rows (float32
+        [B, 768] per perspective, :func:`dense_features`): the accumulators
+        are matrix products, which a GPU runs far faster than the sparse
+        sums, and whose gradient is a matrix product too (deterministic on
+        CUDA). Equal to :meth:`forward` up to float rounding."""
+        pieces = us.sum(1).long() if self.buckets > 1 else None
+        return self._output(us @ self.ft.weight + self.b1, them @ self.ft.weight + self.b1, pieces)
+
+    def _output(self, us, them, pieces):
         x = torch.cat([us, them], dim=1).clamp(0, 1).pow(2)
         if self.buckets == 1:
             return self.out(x).squeeze(1)
         # Only each position's own bucket: its weight row times x (a
         # matrix product over all buckets costs more than the rest).
-        pieces = torch.diff(us_off, append=torch.tensor([len(us_idx)], device=us_off.device))
         b = bucket(pieces, self.buckets)
         return (x * self.out.weight[b]).sum(1) + self.out.bias[b]
 
@@ -199,8 +213,30 @@ def batch_features(planes, mirror=False):
     EmbeddingBag inputs: (us_idx, us_off, them_idx, them_off). With
     ``mirror`` each side's squares are file-mirrored (``sq ^ 7``) while
     that side's king stands on files e-h."""
-    x = planes.reshape(planes.shape[0], -1)[:, :INPUTS]
-    rows, idx = (x != 0).nonzero(as_tuple=True)
+    return sparse_features((planes.reshape(planes.shape[0], -1)[:, :INPUTS] != 0).to(torch.uint8), mirror)
+
+
+def piece_bits(packed):
+    """The side to move's 768 features of compact rows (``packed``, a
+    uint8 tensor [B, 13, 8] on any device, as
+    :meth:`ChessDataset.compact_batches` gives them) as 0/1 uint8 [B, 768]
+    in the planes' order: what ``planes[:, :12] != 0`` is, without the
+    float32 planes."""
+    if packed.device.type == "cpu":  # NumPy's unpackbits: many times faster there than torch's shifts
+        return torch.from_numpy(np.unpackbits(packed[:, :12].numpy(), axis=-1).reshape(packed.shape[0], INPUTS))
+    return _shifted_bits(packed)
+
+
+def _shifted_bits(packed):
+    """:func:`piece_bits` by tensor shifts, on the tensor's device."""
+    shifts = torch.arange(7, -1, -1, dtype=torch.uint8, device=packed.device)  # file a is the high bit
+    return ((packed[:, :12, :, None] >> shifts) & 1).reshape(packed.shape[0], INPUTS)
+
+
+def sparse_features(x, mirror=False):
+    """:func:`batch_features` of the piece bits x (0/1 [B, 768], on the
+    CPU)."""
+    rows, idx = x.nonzero(as_tuple=True)
     counts = torch.bincount(rows, minlength=x.shape[0])
     off = torch.zeros(x.shape[0], dtype=torch.int64)
     off[1:] = torch.cumsum(counts, 0)[:-1]
@@ -212,6 +248,24 @@ def batch_features(planes, mirror=False):
         idx = idx ^ flip(5)[rows]
         them = them ^ flip(11)[rows]
     return idx, off, them, off
+
+
+def dense_features(x, mirror=False):
+    """The features of the piece bits x (0/1 [B, 768], on any device) as
+    dense float32 rows (us, them), the inputs of :meth:`Net.forward_dense`:
+    row i of ``us`` is 1 at the features :func:`sparse_features` lists for
+    position i, and so for ``them``."""
+    # THEM as a view: the colours' halves swapped, the ranks flipped.
+    them = x.reshape(x.shape[0], 2, 6, 8, 8).flip(1, 3).reshape(x.shape[0], INPUTS)
+    views = []
+    for v in (x, them):
+        if mirror:
+            # Plane 5 is the perspective's own king in either view.
+            board = v.reshape(v.shape[0], 12, 8, 8)
+            right = board[:, 5, :, 4:].sum((1, 2)) > 0
+            v = torch.where(right[:, None], board.flip(-1).reshape(v.shape[0], INPUTS), v)
+        views.append(v.float())
+    return views[0], views[1]
 
 
 # FEN -> features, independent of the planes.
@@ -402,9 +456,8 @@ def network_scores(path):
         black = lay.black_to_move(scalars)
         if black.any():
             packed, scalars = lay.mirror(packed, scalars, black)
-        planes = torch.from_numpy(lay.unpack(packed, scalars))
         with torch.no_grad():
-            v = model(*batch_features(planes, q["mirror"])).double().numpy() * SCALE
+            v = model(*sparse_features(piece_bits(torch.from_numpy(packed)), q["mirror"])).double().numpy() * SCALE
         return np.where(black, -v, v)
 
     return scores, net_id
@@ -470,26 +523,45 @@ def _split(train, val_every):
     return held
 
 
-def _loss(model, batch, device, mirror):
-    planes, _, value, _ = batch
-    us, us_off, them, them_off = batch_features(planes, mirror)
-    out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
-    return torch.mean((torch.sigmoid(out) - value.to(device)) ** 2), len(value)
+#: The trainer's inputs: "sparse" feature lists summed by the EmbeddingBag
+#: (the least work, best on a CPU), "dense" 0/1 rows through matrix
+#: products (best on a GPU, whose time the sparse sums and their
+#: sort-based deterministic gradient take), "auto" dense on CUDA only.
+INPUTS_CHOICES = ("auto", "sparse", "dense")
 
 
-def evaluate(model, ds, device, mirror=False):
-    """The mean loss over a dataset (no gradient)."""
-    total, n = 0.0, 0
+def _dense(inputs, device):
+    return inputs == "dense" or (inputs == "auto" and device.type == "cuda")
+
+
+def _loss(model, rows, device, mirror, dense):
+    """The mean squared error of a batch of compact rows and its size.
+    Dense: the rows' bits go to the device as they are (104 bytes a row)
+    and the features are built there. Sparse: the lists are built on the
+    CPU."""
+    packed = torch.from_numpy(rows["packed"])
+    if dense:
+        out = model.forward_dense(*dense_features(piece_bits(packed.to(device)), mirror))
+    else:
+        us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
+        out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
+    value = torch.from_numpy(rows["value"]).to(device)
+    return torch.mean((torch.sigmoid(out) - value) ** 2), len(value)
+
+
+def evaluate(model, ds, device, mirror=False, inputs="auto"):
+    """The mean loss over a dataset (no gradient) and its rows."""
+    total, n = torch.zeros((), dtype=torch.float64, device=device), 0
     with torch.no_grad():
-        for batch in ds:
-            loss, k = _loss(model, batch, device, mirror)
-            total += float(loss) * k
+        for rows in ds.compact_batches():
+            loss, k = _loss(model, rows, device, mirror, _dense(inputs, device))
+            total += loss.double() * k
             n += k
-    return total / max(n, 1), n
+    return float(total) / max(n, 1), n
 
 
 # The settings a resumed run must share with the checkpoint's, so that it
-# continues the same run (epochs, threads and device may change).
+# continues the same run (epochs, threads, device and inputs may change).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
                    "init_scale", "hidden", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
                    "init")
@@ -598,9 +670,10 @@ def _train(args, device):
           f"lambda {args.lam}, {architecture(args.buckets, args.mirror, args.hidden)}", flush=True)
     if args.init and not start and val:
         model.eval()
-        init_val = round(evaluate(model, val, device, args.mirror)[0], 7)
+        init_val = round(evaluate(model, val, device, args.mirror, args.inputs)[0], 7)
         print(f"starting network: val loss {init_val:.6f}", flush=True)
     path = None
+    dense = _dense(args.inputs, device)
     for epoch in range(start, args.epochs):
         tr.set_epoch(epoch)
         lr = epoch_lr(args, epoch)
@@ -608,27 +681,30 @@ def _train(args, device):
             group["lr"] = lr
         model.train()
         t0, c0 = time.perf_counter(), time.process_time()
-        total, n, steps = 0.0, 0, 0
+        # The running total stays on the device, so that a step need not
+        # wait for the last one (a GPU's queue stays full).
+        total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
         shown = t0
-        for batch in tr:
-            loss, k = _loss(model, batch, device, args.mirror)
+        for rows in tr.compact_batches():
+            loss, k = _loss(model, rows, device, args.mirror, dense)
             opt.zero_grad()
             loss.backward()
             opt.step()
             model.clip_()
-            total += loss.item() * k
+            total += loss.detach().double() * k
             n += k
             steps += 1
             if args.progress and time.perf_counter() - shown >= args.progress:
                 shown = time.perf_counter()
-                print(f"epoch {epoch + 1}: {n} positions, train loss {total / n:.6f}, "
+                print(f"epoch {epoch + 1}: {n} positions, train loss {float(total) / n:.6f}, "
                       f"{n / (shown - t0):.0f} positions/s (of {n_train} an epoch, after the filters)",
                       file=sys.stderr, flush=True)
             if args.steps and steps >= args.steps:
                 break
+        total = float(total)  # waits for the last step
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         positions += n
-        vloss = evaluate(model, val, device, args.mirror)[0] if val else None
+        vloss = evaluate(model, val, device, args.mirror, args.inputs)[0] if val else None
         history.append({"epoch": epoch + 1, "lr": lr, "train_loss": round(total / max(n, 1), 7),
                         "val_loss": None if vloss is None else round(vloss, 7), "positions": n})
         print(f"epoch {epoch + 1}: lr {lr:.3g}, train loss {total / max(n, 1):.6f}, val loss "
@@ -767,6 +843,9 @@ def main(argv=None):
                         "(default: as the --init network has them, else plain)")
     t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
     t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
+    t.add_argument("--inputs", choices=INPUTS_CHOICES, default="auto",
+                   help="the features as sparse lists (EmbeddingBag) or dense rows (matrix products); "
+                        "auto: dense on CUDA, sparse on the CPU. The same network up to float rounding")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
     t.add_argument("--init", help="start from this checkpoint's (.pt) or network file's (.nnue) weights "
                                   "instead of random ones (a fresh optimizer; epochs count from 1)")

@@ -82,6 +82,33 @@ class Features(unittest.TestCase):
         self.assertEqual(us.tolist(), sorted([3 * 64 + (0 ^ 7), 5 * 64 + (4 ^ 7), (6 + 5) * 64 + (56 ^ 7)]))
         self.assertEqual(them.tolist(), sorted([5 * 64 + 0, (6 + 3) * 64 + 56, (6 + 5) * 64 + 60]))
 
+    def test_piece_bits_and_dense_features_are_the_planes_features(self):
+        # The trainer's inputs from compact rows: the piece bits are the
+        # planes' first 768 values, and the dense rows hold exactly the
+        # features the sparse lists name, for both perspectives.
+        ds = ChessDataset(os.path.join(fixture.directory(), "npy"), batch_size=300, side_to_move=True,
+                          shuffle_buffer=1000, seed=5)
+        batches = 0
+        for (planes, _, value, _), rows in zip(ds, ds.compact_batches()):
+            x = nnue.piece_bits(torch.from_numpy(rows["packed"]))
+            self.assertEqual(x.dtype, torch.uint8)
+            self.assertTrue(torch.equal(nnue._shifted_bits(torch.from_numpy(rows["packed"])), x))  # the GPU's way
+            self.assertTrue(torch.equal(x.bool(), planes.reshape(len(planes), -1)[:, :768] != 0))
+            np.testing.assert_array_equal(rows["value"], value.numpy())
+            for mirror in (False, True):
+                sparse = nnue.sparse_features(x, mirror)
+                for got, want in zip(sparse, nnue.batch_features(planes, mirror)):
+                    self.assertTrue(torch.equal(got, want))
+                us_idx, off, them_idx, _ = sparse
+                rows_of = torch.repeat_interleave(torch.arange(len(x)), torch.diff(off, append=torch.tensor([len(us_idx)])))
+                for dense, idx in zip(nnue.dense_features(x, mirror), (us_idx, them_idx)):
+                    want = torch.zeros(len(x), 768)
+                    want[rows_of, idx] = 1
+                    self.assertEqual(dense.dtype, torch.float32)
+                    self.assertTrue(torch.equal(dense, want), mirror)
+            batches += 1
+        self.assertEqual(batches, len(ds))
+
     def test_contract_index(self):
         us, them = nnue.fen_features("4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
         # Black to move: its king on e8 (60) is its own king (type 5) on e1 (4).
@@ -126,6 +153,23 @@ class Training(unittest.TestCase):
         self.assertFalse(torch.equal(sa["ft.weight"], nnue.Net().state_dict()["ft.weight"]))
         w = torch.cat([sa["ft.weight"].flatten(), sa["b1"], sa["out.weight"].flatten()])
         self.assertLessEqual(float(w.abs().max()), nnue.CLIP)
+
+    def test_dense_inputs_train_the_same_network(self):
+        # The GPU's inputs (dense rows, matrix products) on the CPU: the
+        # weights of the sparse run up to float rounding, the same losses,
+        # and a run that repeats itself.
+        sparse = self.train("sparse", "--epochs", "2", "--buckets", "4", "--mirror", "--hidden", "32")
+        dense = self.train("dense", "--epochs", "2", "--buckets", "4", "--mirror", "--hidden", "32", "--inputs", "dense")
+        again = self.train("dense2", "--epochs", "2", "--buckets", "4", "--mirror", "--hidden", "32", "--inputs", "dense")
+        a, b = torch.load(os.path.join(sparse, "epoch-0002.pt")), torch.load(os.path.join(dense, "epoch-0002.pt"))
+        c = torch.load(os.path.join(again, "epoch-0002.pt"))
+        for k in a["model"]:
+            self.assertTrue(torch.allclose(a["model"][k], b["model"][k], rtol=0, atol=1e-5), k)
+            self.assertTrue(torch.equal(b["model"][k], c["model"][k]), k)
+        self.assertFalse(torch.equal(a["model"]["ft.weight"], torch.load(os.path.join(sparse, "epoch-0001.pt"))["model"]["ft.weight"]))
+        for x, y in zip(a["history"], b["history"]):
+            self.assertAlmostEqual(x["train_loss"], y["train_loss"], places=5)
+            self.assertAlmostEqual(x["val_loss"], y["val_loss"], places=5)
 
     def test_resume_gives_the_uninterrupted_run(self):
         whole = self.train("whole", "--epochs", "3", "--lr-gamma", "0.5")
