@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"chessforge/encoder"
@@ -166,6 +167,67 @@ func TestPlanesReadBackAsFixedSizeListWithoutNulls(t *testing.T) {
 				}
 			}
 			row++
+		}
+	}
+}
+
+// TestStoredArrowSchemaCarriesTheMetadata: readers that take a file's
+// metadata from its stored Arrow schema (pqarrow here; pyarrow's read_table
+// and read_schema) see every footer pair, those SetMetadata adds before
+// Close included.
+func TestStoredArrowSchemaCarriesTheMetadata(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.parquet")
+	opts := testOptions()
+	opts.Metadata = map[string]string{"chessforge.note": "given to Create"}
+	w, err := Create(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row Row
+	gameRows(t, playGames(4, 1, 40)[0], &row, func(r *Row) {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err := w.SetMetadata("chessforge.summary", "set before Close"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	footer := infos[0].Metadata
+	if footer["chessforge.summary"] != "set before Close" || footer[KeyConfig] == "" {
+		t.Fatalf("footer pairs %v lack the summary or the config", footer)
+	}
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := fr.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := stored.Metadata()
+	if md.Len() != len(footer) {
+		t.Errorf("the stored schema has %d pairs %v, the footer %d besides %s", md.Len(), md.Keys(), len(footer), KeyArrowSchema)
+	}
+	for k, v := range footer {
+		if got, ok := md.GetValue(k); !ok || got != v {
+			t.Errorf("stored schema's %s = %q (present %v), footer's %q", k, got, ok, v)
+		}
+	}
+	for i, f := range SchemaOf(encoder.Chess).Fields() {
+		if g := stored.Field(i); g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
+			t.Errorf("stored schema's field %d is %s, want %s", i, g, f)
 		}
 	}
 }

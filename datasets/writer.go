@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -176,13 +177,10 @@ func Create(path string, opts WriterOptions) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: %w", path, err)
 	}
-	var ser bytes.Buffer
-	iw := ipc.NewWriter(&ser, ipc.WithSchema(arrowSchema))
-	if err := iw.Close(); err != nil {
-		return nil, fmt.Errorf("datasets: %s: serializing the Arrow schema: %w", path, err)
-	}
+	// The stored Arrow schema's value is written at Close, with the
+	// footer's other pairs as its metadata (storeArrowSchema).
 	meta := metadata.NewKeyValueMetadata()
-	meta.Append(KeyArrowSchema, base64.StdEncoding.EncodeToString(ser.Bytes()))
+	meta.Append(KeyArrowSchema, "")
 	for _, kv := range writerMetadata(opts.Layout, opts.EngineVersion, opts.Config) {
 		meta.Append(kv[0], kv[1])
 	}
@@ -473,6 +471,9 @@ func (w *Writer) finish() (err error) {
 	if err != nil {
 		return err
 	}
+	if err := storeArrowSchema(md.KeyValueMetadata(), SchemaOf(w.layout)); err != nil {
+		return fmt.Errorf("datasets: %s: %w", w.tmp, err)
+	}
 	n, err := md.WriteTo(w.sink, nil)
 	if err != nil {
 		return err
@@ -480,6 +481,33 @@ func (w *Writer) finish() (err error) {
 	tail := binary.LittleEndian.AppendUint32(nil, uint32(n))
 	_, err = w.sink.Write(append(tail, parquetMagic...))
 	return err
+}
+
+// storeArrowSchema sets kv's KeyArrowSchema value to s serialized, as
+// pqarrow's store-schema option writes it, with kv's other pairs as the
+// schema's metadata: readers that take the metadata from the stored Arrow
+// schema (pyarrow's read_table and read_schema) see the footer's pairs too.
+func storeArrowSchema(kv metadata.KeyValueMetadata, s *arrow.Schema) error {
+	var keys, values []string
+	var slot *string
+	for _, e := range kv {
+		if e.Key == KeyArrowSchema {
+			slot = e.Value
+			continue
+		}
+		keys, values = append(keys, e.Key), append(values, e.GetValue())
+	}
+	if slot == nil {
+		return fmt.Errorf("the footer has no %s pair", KeyArrowSchema)
+	}
+	md := arrow.NewMetadata(keys, values)
+	var ser bytes.Buffer
+	iw := ipc.NewWriter(&ser, ipc.WithSchema(arrow.NewSchema(s.Fields(), &md)))
+	if err := iw.Close(); err != nil {
+		return fmt.Errorf("serializing the Arrow schema: %w", err)
+	}
+	*slot = base64.StdEncoding.EncodeToString(ser.Bytes())
+	return nil
 }
 
 // Close writes the rows still buffered and the footer, syncs the file and

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -101,12 +102,17 @@ func writeWithPqarrow(t *testing.T, path string, rows []Row, opts WriterOptions)
 		t.Fatal(err)
 	}
 	defer f.Close()
-	fw, err := pqarrow.NewFileWriter(Schema(), f, writerProperties(opts), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	// The pairs as the Arrow schema's metadata, which pqarrow writes both
+	// into the stored schema and into the footer.
+	var keys, values []string
+	for _, kv := range writerMetadata(encoder.Chess, opts.EngineVersion, opts.Config) {
+		keys, values = append(keys, kv[0]), append(values, kv[1])
+	}
+	md := arrow.NewMetadata(keys, values)
+	fw, err := pqarrow.NewFileWriter(arrow.NewSchema(Schema().Fields(), &md), f, writerProperties(opts),
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, kv := range writerMetadata(encoder.Chess, opts.EngineVersion, opts.Config) {
-		fw.AppendKeyValueMetadata(kv[0], kv[1])
 	}
 	b := array.NewRecordBuilder(memory.DefaultAllocator, Schema())
 	defer b.Release()
