@@ -282,13 +282,111 @@ type PawnTable struct {
 
 // Run is the pawn-table stage of the network file net, whose id is id:
 // FitPawnScale on data with t.Args when t.Fit, else a line saying it is
-// skipped. It returns the network's id.
+// skipped. It returns the network's id. A fit is recorded beside net
+// (PawnStampFile): when the same network (id, as exported) is fitted again
+// with the same arguments on the same data, as a resumed loop or recipe
+// does after re-exporting it, the recorded table is written back instead
+// (chessforge-nnue table --set, under a second) and the fit is skipped.
 func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string) (string, error) {
 	if !t.Fit {
 		Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
 		return id, nil
 	}
-	return FitPawnScale(stdout, stderr, trainer, net, data, t.Args)
+	key, err := pawnKey(id, t.Args, data)
+	if err != nil {
+		return "", err
+	}
+	stampFile := PawnStampFile(net)
+	if table, fitted, ok := readPawnStamp(stampFile, key); ok {
+		got, err := SetPawnTable(stdout, stderr, trainer, net, table,
+			fmt.Sprintf("pawn table (fitted before for network %s on these data: %s)", id, table))
+		if err != nil {
+			return "", err
+		}
+		if got != fitted {
+			return "", fmt.Errorf("pawn table: %s with the recorded table %s is network %s, %s recorded %s", net, table, got, stampFile, fitted)
+		}
+		return got, nil
+	}
+	if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	fitted, table, err := fitPawnScale(stdout, stderr, trainer, net, data, t.Args)
+	if err != nil {
+		return "", err
+	}
+	return fitted, writeFileAtomic(stampFile, key+"table "+table+"\nnetwork "+fitted+"\n")
+}
+
+// PawnStampFile is where the pawn-table stage records its fit of the
+// network file net: what it fitted (the exported id, the arguments, the
+// data's files) and the table and id that came of it.
+func PawnStampFile(net string) string { return net + ".pawn-table" }
+
+// pawnKey describes a fit: the exported network's id, the pawnscale
+// arguments and the files of each data path (DatasetStamp of a directory's
+// files, or of the file).
+func pawnKey(id string, args, data []string) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "network %s\nargs %s\n", id, strings.Join(args, " "))
+	for _, d := range data {
+		pattern := d
+		if info, err := os.Stat(d); err == nil && info.IsDir() {
+			pattern = filepath.Join(d, "*")
+		}
+		files, err := DatasetStamp(pattern)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "data %s\n%s", d, files)
+	}
+	return b.String(), nil
+}
+
+// readPawnStamp returns the table and id that stampFile records for the
+// fit described by key; ok is false when the file is missing or records
+// another fit.
+func readPawnStamp(stampFile, key string) (table, id string, ok bool) {
+	b, err := os.ReadFile(stampFile)
+	rest, found := strings.CutPrefix(string(b), key)
+	if err != nil || !found {
+		return "", "", false
+	}
+	m := pawnStampTail.FindStringSubmatch(rest)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// pawnStampTail is what follows the key in a pawn stamp.
+var pawnStampTail = regexp.MustCompile(`^table (\d+(?: \d+)*)\nnetwork (\S+)\n$`)
+
+// pawnTableLine is pawnscale's line with the table it fitted.
+var pawnTableLine = regexp.MustCompile(`(?m)^pawn table (\d+(?: \d+)*)\s*$`)
+
+// SetPawnTable is a stage that writes table (entries separated by spaces)
+// into the network file net with trainer (chessforge-nnue table --set) and
+// returns the network's id.
+func SetPawnTable(stdout, stderr io.Writer, trainer, net, table, name string) (string, error) {
+	var set bytes.Buffer
+	if err := Run(name, io.MultiWriter(stdout, &set), stderr, trainer, "table", net, "--set", strings.ReplaceAll(table, " ", ",")); err != nil {
+		return "", err
+	}
+	m := networkID.FindStringSubmatch(set.String())
+	if m == nil {
+		return "", fmt.Errorf("%s: %s wrote no network id (want a line %q)", name, trainer, "wrote "+net+": network ID")
+	}
+	return m[1], nil
+}
+
+// writeFileAtomic writes data to path through a temporary name, so that a
+// reader never sees part of it.
+func writeFileAtomic(path, data string) error {
+	if err := os.WriteFile(path+".tmp", []byte(data), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(path+".tmp", path)
 }
 
 // FitPawnScale is the stage that fits the pawn table of the network file
@@ -298,14 +396,25 @@ func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data [
 // network's id, which the table changes. Fitting again gives the same
 // table: the network's raw scores do not depend on it.
 func FitPawnScale(stdout, stderr io.Writer, trainer, net string, data, extra []string) (string, error) {
+	id, _, err := fitPawnScale(stdout, stderr, trainer, net, data, extra)
+	return id, err
+}
+
+// fitPawnScale is FitPawnScale, also returning the table (its entries
+// separated by spaces).
+func fitPawnScale(stdout, stderr io.Writer, trainer, net string, data, extra []string) (id, table string, err error) {
 	args := append(append([]string{trainer, "pawnscale"}, data...), "--network", net, "--write")
 	var fitted bytes.Buffer
 	if err := Run("pawn table", io.MultiWriter(stdout, &fitted), stderr, append(args, extra...)...); err != nil {
-		return "", err
+		return "", "", err
 	}
 	m := networkID.FindStringSubmatch(fitted.String())
 	if m == nil {
-		return "", fmt.Errorf("pawn table: %s wrote no network id (want a line %q)", trainer, "wrote "+net+": network ID")
+		return "", "", fmt.Errorf("pawn table: %s wrote no network id (want a line %q)", trainer, "wrote "+net+": network ID")
 	}
-	return m[1], nil
+	t := pawnTableLine.FindStringSubmatch(fitted.String())
+	if t == nil {
+		return "", "", fmt.Errorf("pawn table: %s wrote no table (want a line %q)", trainer, "pawn table N N N N N")
+	}
+	return m[1], t[1], nil
 }

@@ -185,12 +185,14 @@ func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
 	}
 	// The stage with its settings: fitted with its arguments, or skipped.
 	out.Reset()
-	if id, err := (PawnTable{Fit: true, Args: []string{"--every", "2"}}).Run(&out, io.Discard, good, "n.nnue", "old", []string{"npy"}); err != nil ||
-		id != "00112233aabbccdd" || !strings.Contains(out.String(), "args: pawnscale npy --network n.nnue --write --every 2\n") {
+	dir := t.TempDir()
+	net := filepath.Join(dir, "n.nnue")
+	if id, err := (PawnTable{Fit: true, Args: []string{"--every", "2"}}).Run(&out, io.Discard, good, net, "old", []string{"npy"}); err != nil ||
+		id != "00112233aabbccdd" || !strings.Contains(out.String(), "args: pawnscale npy --network "+net+" --write --every 2\n") {
 		t.Errorf("the stage fitted: id %q, %v\n%s", id, err, out.String())
 	}
 	out.Reset()
-	if id, err := (PawnTable{}).Run(&out, io.Discard, good, "n.nnue", "old", []string{"npy"}); err != nil || id != "old" ||
+	if id, err := (PawnTable{}).Run(&out, io.Discard, good, net, "old", []string{"npy"}); err != nil || id != "old" ||
 		!strings.Contains(out.String(), "pawn table: skipped, fit-pawn-scale is false") || strings.Contains(out.String(), "args:") {
 		t.Errorf("the stage skipped: id %q, %v\n%s", id, err, out.String())
 	}
@@ -201,5 +203,69 @@ func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
 	if _, err := FitPawnScale(io.Discard, io.Discard, write("silent", "exit 0\n"), "n.nnue", []string{"npy"}, nil); err == nil ||
 		!strings.Contains(err.Error(), "wrote no network id") {
 		t.Errorf("a fit without an id: %v", err)
+	}
+}
+
+// TestPawnTableIsFittedOncePerNetworkAndData runs the stage twice on the
+// same exported network and data, as a resumed loop does: the second run
+// writes the recorded table back instead of fitting. Another network,
+// other arguments or changed data fit again; a file that the recorded
+// table does not turn into the recorded network is an error.
+func TestPawnTableIsFittedOncePerNetworkAndData(t *testing.T) {
+	write := scripts(t)
+	// A stand-in for chessforge-nnue: pawnscale and table --set; the id
+	// the file gets is $ID's, else 00112233aabbccdd.
+	trainer := write("nnue", `case "$1" in
+pawnscale) echo "fit: $*"; echo 'pawn table 70 70 100 120 128'; echo "wrote n.nnue: network ${ID:-00112233aabbccdd}";;
+table) echo "set: $*"; echo "wrote $2: network ${ID:-00112233aabbccdd}";;
+esac
+`)
+	dir := t.TempDir()
+	net, data := filepath.Join(dir, "n.nnue"), filepath.Join(dir, "npy")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shard := filepath.Join(data, "part-00000-planes.npy")
+	if err := os.WriteFile(shard, []byte("rows"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stage := PawnTable{Fit: true, Args: []string{"--every", "4"}}
+	run := func(exported string) (string, string) {
+		t.Helper()
+		var out bytes.Buffer
+		id, err := stage.Run(&out, io.Discard, trainer, net, exported, []string{data})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		return id, out.String()
+	}
+	fitted := func(out string) bool { return strings.Contains(out, "fit: pawnscale") }
+
+	if id, out := run("aaaa"); id != "00112233aabbccdd" || !fitted(out) {
+		t.Fatalf("first run: id %s\n%s", id, out)
+	}
+	id, out := run("aaaa")
+	if id != "00112233aabbccdd" || fitted(out) || !strings.Contains(out, "set: table "+net+" --set 70,70,100,120,128") ||
+		!strings.Contains(out, "fitted before for network aaaa") {
+		t.Errorf("the same network and data again: id %s, want the table written back without a fit\n%s", id, out)
+	}
+	if _, out := run("bbbb"); !fitted(out) {
+		t.Errorf("another exported network was not fitted\n%s", out)
+	}
+	run("aaaa")
+	stage.Args = []string{"--every", "2"}
+	if _, out := run("aaaa"); !fitted(out) {
+		t.Errorf("other arguments were not fitted\n%s", out)
+	}
+	if err := os.WriteFile(shard, []byte("more rows"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out := run("aaaa"); !fitted(out) {
+		t.Errorf("changed data was not fitted\n%s", out)
+	}
+	t.Setenv("ID", "ffffffffffffffff")
+	if _, err := stage.Run(io.Discard, io.Discard, trainer, net, "aaaa", []string{data}); err == nil ||
+		!strings.Contains(err.Error(), "recorded 00112233aabbccdd") {
+		t.Errorf("a table that gives another network: %v", err)
 	}
 }
