@@ -286,7 +286,7 @@ type PawnTable struct {
 // (PawnStampFile): when the same network (id, as exported) is fitted again
 // with the same arguments on the same data, as a resumed loop or recipe
 // does after re-exporting it, the recorded table is written back instead
-// (chessforge-nnue table --set, under a second) and the fit is skipped.
+// (chessforge-nnue table --set, 1.6 s) and the fit is skipped.
 func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string) (string, error) {
 	if !t.Fit {
 		Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
