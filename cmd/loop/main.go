@@ -142,10 +142,8 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(filepath.Join(cfg.WorkDir, currentNetwork)); err == nil {
 		return fmt.Errorf("%s holds the network cycle's work (%s), which the Texel cycle would clear: give it another work-dir", cfg.WorkDir, currentNetwork)
 	}
-	for _, b := range []string{"bin/selfplay", "bin/tune"} {
-		if _, err := os.Stat(b); err != nil {
-			return fmt.Errorf("%s is missing: run make build first", b)
-		}
+	if err := stage.CheckBinaries(".", "bin/selfplay", "bin/tune"); err != nil {
+		return err
 	}
 	if err := os.RemoveAll(cfg.WorkDir); err != nil {
 		return err

@@ -139,10 +139,8 @@ func writeJSON(path string, v any) error {
 // runNetwork runs cfg.Cycles network cycles, each resuming the unfinished
 // one or starting the next.
 func runNetwork(cfg Config, stdout, stderr io.Writer, s seams) error {
-	for _, b := range []string{"bin/selfplay", "bin/dataset", "bin/engine"} {
-		if _, err := os.Stat(b); err != nil {
-			return fmt.Errorf("%s is missing: run make build first", b)
-		}
+	if err := stage.CheckBinaries(".", "bin/selfplay", "bin/dataset", "bin/engine"); err != nil {
+		return err
 	}
 	for _, d := range cfg.TrainData {
 		if _, err := os.Stat(d); err != nil {

@@ -64,10 +64,8 @@ func selfplayJob(args []string) string {
 
 func run(cfg Config, stdout, stderr io.Writer) error {
 	start := time.Now()
-	for _, b := range []string{"bin/selfplay", "bin/dataset", "bin/engine"} {
-		if _, err := os.Stat(b); err != nil {
-			return fmt.Errorf("%s is missing: run make build first", b)
-		}
+	if err := stage.CheckBinaries(".", "bin/selfplay", "bin/dataset", "bin/engine"); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
 		return err
