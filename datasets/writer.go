@@ -472,7 +472,7 @@ func (w *Writer) finish() (err error) {
 		return err
 	}
 	if err := storeArrowSchema(md.KeyValueMetadata(), SchemaOf(w.layout)); err != nil {
-		return fmt.Errorf("datasets: %s: %w", w.tmp, err)
+		return err
 	}
 	n, err := md.WriteTo(w.sink, nil)
 	if err != nil {

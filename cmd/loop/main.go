@@ -89,13 +89,23 @@ func verdict(r *match.Result) string {
 	return "no SPRT"
 }
 
-// copyFile writes a copy of src at dst, atomically (through dst.tmp).
+// copyFile writes a copy of src at dst, atomically (through dst.tmp), with
+// src's modification time: restored weights look as old as they are, so
+// the binaries built from them are not taken for stale
+// (stage.CheckBinaries).
 func copyFile(dst, src string) error {
+	info, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(dst, data, 0o644)
+	if err := atomicfile.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, info.ModTime(), info.ModTime())
 }
 
 // stages holds the command lines of a cycle's stages: self-play's and the

@@ -10,13 +10,17 @@ import (
 )
 
 // CheckBinaries reports an error naming the first of the programs bins
-// (paths such as bin/engine) that is missing, or that is older than a
-// source file it is built from under root (the repository): a Go file
-// other than a test, go.mod, go.sum, the PGO profile or an embedded
-// network. Such a program was built from another tree (an experiment since
-// undone, say), and a recipe that ran it would measure the wrong program.
-// The walk skips hidden directories, testdata, and root's bin and data.
+// (paths such as bin/engine), or of the program running, that is missing
+// or older than a source file it is built from under root (the
+// repository): a Go file other than a test, go.mod, go.sum, the PGO
+// profile or an embedded network. Such a program was built from another
+// tree (an experiment since undone, say), and a recipe that ran it would
+// measure the wrong program. The walk skips hidden directories, testdata,
+// and root's bin and data.
 func CheckBinaries(root string, bins ...string) error {
+	if self, err := os.Executable(); err == nil {
+		bins = append(bins[:len(bins):len(bins)], self)
+	}
 	for _, b := range bins {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is missing: run make build first", b)

@@ -20,6 +20,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"chessforge/internal/atomicfile"
 )
 
 // DatasetStamp describes the self-play files that pattern matches (their
@@ -284,38 +286,39 @@ type PawnTable struct {
 // FitPawnScale on data with t.Args when t.Fit, else a line saying it is
 // skipped. It returns the network's id. A fit is recorded beside net
 // (PawnStampFile): when the same network (id, as exported) is fitted again
-// with the same arguments on the same data, as a resumed loop or recipe
-// does after re-exporting it, the recorded table is written back instead
-// (chessforge-nnue table --set, 1.6 s) and the fit is skipped.
+// with the same arguments on the same data by the same code, as a resumed
+// loop or recipe does after re-exporting it, the recorded table is written
+// back instead (chessforge-nnue table --set, 1.6 s) and the fit is
+// skipped; a record that cannot be applied is dropped and the fit runs.
 func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string) (string, error) {
 	if !t.Fit {
 		Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
 		return id, nil
 	}
-	key, err := pawnKey(id, t.Args, data)
+	stampFile := PawnStampFile(net)
+	key, err := pawnKey(trainer, id, t.Args, data)
 	if err != nil {
 		return "", err
 	}
-	stampFile := PawnStampFile(net)
-	if table, fitted, ok := readPawnStamp(stampFile, key); ok {
+	if table, fitted, ok := readPawnStamp(stampFile, key); ok && key != "" {
 		got, err := SetPawnTable(stdout, stderr, trainer, net, table,
 			fmt.Sprintf("pawn table (fitted before for network %s on these data: %s)", id, table))
-		if err != nil {
-			return "", err
+		if err == nil && got == fitted {
+			return got, nil
 		}
-		if got != fitted {
-			return "", fmt.Errorf("pawn table: %s with the recorded table %s is network %s, %s recorded %s", net, table, got, stampFile, fitted)
+		if err == nil {
+			err = fmt.Errorf("the table gave network %s, the record %s", got, fitted)
 		}
-		return got, nil
+		fmt.Fprintf(stdout, "pawn table: the record %s could not be applied (%v): fitting again\n", stampFile, err)
 	}
 	if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
 	fitted, table, err := fitPawnScale(stdout, stderr, trainer, net, data, t.Args)
-	if err != nil {
-		return "", err
+	if err != nil || key == "" {
+		return fitted, err
 	}
-	return fitted, writeFileAtomic(stampFile, key+"table "+table+"\nnetwork "+fitted+"\n")
+	return fitted, atomicfile.WriteFile(stampFile, []byte(key+"table "+table+"\nnetwork "+fitted+"\n"), 0o644)
 }
 
 // PawnStampFile is where the pawn-table stage records its fit of the
@@ -324,11 +327,23 @@ func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data [
 func PawnStampFile(net string) string { return net + ".pawn-table" }
 
 // pawnKey describes a fit: the exported network's id, the pawnscale
-// arguments and the files of each data path (DatasetStamp of a directory's
-// files, or of the file).
-func pawnKey(id string, args, data []string) (string, error) {
+// arguments, the code that fits (the trainer's script and the Python
+// package's sources in the repository) and the files of each data path
+// (DatasetStamp of a directory's files, or of the file). It is "" for an
+// export that printed no id (which cannot tell one network from another).
+func pawnKey(trainer, id string, args, data []string) (string, error) {
+	if !exportedID.MatchString(id) {
+		return "", nil
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "network %s\nargs %s\n", id, strings.Join(args, " "))
+	for _, pattern := range []string{trainer, filepath.Join("datasets", "python", "chessforge_data", "*.py")} {
+		files, err := DatasetStamp(pattern)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "code %s\n%s", pattern, files)
+	}
 	for _, d := range data {
 		pattern := d
 		if info, err := os.Stat(d); err == nil && info.IsDir() {
@@ -359,6 +374,9 @@ func readPawnStamp(stampFile, key string) (table, id string, ok bool) {
 	return m[1], m[2], true
 }
 
+// exportedID is a network id as the export prints it.
+var exportedID = regexp.MustCompile(`^[0-9a-f]{16}$`)
+
 // pawnStampTail is what follows the key in a pawn stamp.
 var pawnStampTail = regexp.MustCompile(`^table (\d+(?: \d+)*)\nnetwork (\S+)\n$`)
 
@@ -378,15 +396,6 @@ func SetPawnTable(stdout, stderr io.Writer, trainer, net, table, name string) (s
 		return "", fmt.Errorf("%s: %s wrote no network id (want a line %q)", name, trainer, "wrote "+net+": network ID")
 	}
 	return m[1], nil
-}
-
-// writeFileAtomic writes data to path through a temporary name, so that a
-// reader never sees part of it.
-func writeFileAtomic(path, data string) error {
-	if err := os.WriteFile(path+".tmp", []byte(data), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(path+".tmp", path)
 }
 
 // FitPawnScale is the stage that fits the pawn table of the network file

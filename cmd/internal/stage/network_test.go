@@ -3,6 +3,7 @@ package stage
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -204,22 +205,28 @@ func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
 		!strings.Contains(err.Error(), "wrote no network id") {
 		t.Errorf("a fit without an id: %v", err)
 	}
+	if _, err := FitPawnScale(io.Discard, io.Discard, write("tableless", "echo 'wrote n.nnue: network 00112233aabbccdd'\n"), "n.nnue", []string{"npy"}, nil); err == nil ||
+		!strings.Contains(err.Error(), "wrote no table") {
+		t.Errorf("a fit without a table: %v", err)
+	}
 }
 
 // TestPawnTableIsFittedOncePerNetworkAndData runs the stage twice on the
 // same exported network and data, as a resumed loop does: the second run
 // writes the recorded table back instead of fitting. Another network,
-// other arguments or changed data fit again; a file that the recorded
-// table does not turn into the recorded network is an error.
+// other arguments, changed data or a changed trainer fit again, as does a
+// record that the table no longer turns into the recorded network; an
+// export without an id is never recorded.
 func TestPawnTableIsFittedOncePerNetworkAndData(t *testing.T) {
 	write := scripts(t)
 	// A stand-in for chessforge-nnue: pawnscale and table --set; the id
 	// the file gets is $ID's, else 00112233aabbccdd.
-	trainer := write("nnue", `case "$1" in
+	body := `case "$1" in
 pawnscale) echo "fit: $*"; echo 'pawn table 70 70 100 120 128'; echo "wrote n.nnue: network ${ID:-00112233aabbccdd}";;
 table) echo "set: $*"; echo "wrote $2: network ${ID:-00112233aabbccdd}";;
 esac
-`)
+`
+	trainer := write("nnue", body)
 	dir := t.TempDir()
 	net, data := filepath.Join(dir, "n.nnue"), filepath.Join(dir, "npy")
 	if err := os.Mkdir(data, 0o755); err != nil {
@@ -229,6 +236,7 @@ esac
 	if err := os.WriteFile(shard, []byte("rows"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	const a, b = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb" // exported ids
 	stage := PawnTable{Fit: true, Args: []string{"--every", "4"}}
 	run := func(exported string) (string, string) {
 		t.Helper()
@@ -241,31 +249,42 @@ esac
 	}
 	fitted := func(out string) bool { return strings.Contains(out, "fit: pawnscale") }
 
-	if id, out := run("aaaa"); id != "00112233aabbccdd" || !fitted(out) {
+	if id, out := run(a); id != "00112233aabbccdd" || !fitted(out) {
 		t.Fatalf("first run: id %s\n%s", id, out)
 	}
-	id, out := run("aaaa")
+	id, out := run(a)
 	if id != "00112233aabbccdd" || fitted(out) || !strings.Contains(out, "set: table "+net+" --set 70,70,100,120,128") ||
-		!strings.Contains(out, "fitted before for network aaaa") {
+		!strings.Contains(out, "fitted before for network "+a) {
 		t.Errorf("the same network and data again: id %s, want the table written back without a fit\n%s", id, out)
 	}
-	if _, out := run("bbbb"); !fitted(out) {
+	if _, out := run(b); !fitted(out) {
 		t.Errorf("another exported network was not fitted\n%s", out)
 	}
-	run("aaaa")
+	run(a)
 	stage.Args = []string{"--every", "2"}
-	if _, out := run("aaaa"); !fitted(out) {
+	if _, out := run(a); !fitted(out) {
 		t.Errorf("other arguments were not fitted\n%s", out)
 	}
 	if err := os.WriteFile(shard, []byte("more rows"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, out := run("aaaa"); !fitted(out) {
+	if _, out := run(a); !fitted(out) {
 		t.Errorf("changed data was not fitted\n%s", out)
 	}
+	write("nnue", body+"# changed\n")
+	if _, out := run(a); !fitted(out) {
+		t.Errorf("a changed trainer was not fitted\n%s", out)
+	}
 	t.Setenv("ID", "ffffffffffffffff")
-	if _, err := stage.Run(io.Discard, io.Discard, trainer, net, "aaaa", []string{data}); err == nil ||
-		!strings.Contains(err.Error(), "recorded 00112233aabbccdd") {
-		t.Errorf("a table that gives another network: %v", err)
+	if id, out := run(a); id != "ffffffffffffffff" || !fitted(out) || !strings.Contains(out, "could not be applied (the table gave network ffffffffffffffff, the record 00112233aabbccdd): fitting again") {
+		t.Errorf("a record the table no longer matches: id %s\n%s", id, out)
+	}
+	os.Remove(PawnStampFile(net))
+	run("?")
+	if _, out := run("?"); !fitted(out) {
+		t.Errorf("an export without an id was not fitted again\n%s", out)
+	}
+	if _, err := os.Stat(PawnStampFile(net)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an export without an id was recorded: %v", err)
 	}
 }

@@ -173,7 +173,7 @@ class ChessDataset(IterableDataset):
     def _tensors(self, rows):
         """The batch's tensors: float32 planes, int64 policy, value, score."""
         planes = self.layout.unpack(rows["packed"], rows["scalars"])
-        value = value_target(rows["result"], rows["score_cp"], self.value_target, self.score_scale, self.blend)
+        value = self._value(rows)
         return (torch.from_numpy(planes), torch.from_numpy(rows["policy"].astype(np.int64)),
                 torch.from_numpy(value), torch.from_numpy(rows["score_cp"].astype(np.float32)))
 
@@ -192,9 +192,12 @@ class ChessDataset(IterableDataset):
         not pay for float32 planes."""
         for rows in self._batches():
             rows = dict(self._view(rows))
-            rows["value"] = value_target(rows["result"], rows["score_cp"], self.value_target, self.score_scale,
-                                         self.blend)
+            rows["value"] = self._value(rows)
             yield rows
+
+    def _value(self, rows):
+        """The value target of the rows as the dataset presents them."""
+        return value_target(rows["result"], rows["score_cp"], self.value_target, self.score_scale, self.blend)
 
     def loader(self, num_workers=0, group_rows=4096, **kwargs):
         """An iterable of this dataset's batches, read by ``num_workers``

@@ -217,14 +217,16 @@ def batch_features(planes, mirror=False):
 
 
 def piece_bits(packed):
-    """The side to move's 768 features of compact rows (``packed``, a
-    uint8 tensor [B, 13, 8] on any device, as
-    :meth:`ChessDataset.compact_batches` gives them) as 0/1 uint8 [B, 768]
-    in the planes' order: what ``planes[:, :12] != 0`` is, without the
-    float32 planes."""
-    if packed.device.type == "cpu":  # NumPy's unpackbits: many times faster there than torch's shifts
-        return torch.from_numpy(np.unpackbits(packed[:, :12].numpy(), axis=-1).reshape(packed.shape[0], INPUTS))
-    return _shifted_bits(packed)
+    """The side to move's 768 features of compact rows (``packed``, uint8
+    [B, 13, 8] as :meth:`ChessDataset.compact_batches` gives them: a NumPy
+    array, or a tensor on any device) as 0/1 uint8 [B, 768] in the planes'
+    order, on the same device: what ``planes[:, :12] != 0`` is, without
+    the float32 planes."""
+    if isinstance(packed, torch.Tensor) and packed.device.type != "cpu":
+        return _shifted_bits(packed)
+    # On the CPU NumPy's unpackbits, many times faster than torch's shifts.
+    packed = packed.numpy() if isinstance(packed, torch.Tensor) else packed
+    return torch.from_numpy(np.unpackbits(packed[:, :12], axis=-1).reshape(packed.shape[0], INPUTS))
 
 
 def _shifted_bits(packed):
@@ -457,7 +459,7 @@ def network_scores(path):
         if black.any():
             packed, scalars = lay.mirror(packed, scalars, black)
         with torch.no_grad():
-            v = model(*sparse_features(piece_bits(torch.from_numpy(packed)), q["mirror"])).double().numpy() * SCALE
+            v = model(*sparse_features(piece_bits(packed), q["mirror"])).double().numpy() * SCALE
         return np.where(black, -v, v)
 
     return scores, net_id
@@ -539,11 +541,10 @@ def _loss(model, rows, device, mirror, dense):
     Dense: the rows' bits go to the device as they are (104 bytes a row)
     and the features are built there. Sparse: the lists are built on the
     CPU."""
-    packed = torch.from_numpy(rows["packed"])
     if dense:
-        out = model.forward_dense(*dense_features(piece_bits(packed.to(device)), mirror))
+        out = model.forward_dense(*dense_features(piece_bits(torch.from_numpy(rows["packed"]).to(device)), mirror))
     else:
-        us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
+        us, us_off, them, them_off = sparse_features(piece_bits(rows["packed"]), mirror)
         out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
     value = torch.from_numpy(rows["value"]).to(device)
     return torch.mean((torch.sigmoid(out) - value) ** 2), len(value)
