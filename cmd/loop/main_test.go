@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
@@ -347,5 +348,30 @@ func TestDamaMatchStep(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "match.pdn")); err != nil || strings.Count(string(data), `[GameType "22"]`) != res.Score.Games() {
 		t.Errorf("the PDN holds %d games, want %d (%v)", strings.Count(string(data), `[GameType "22"]`), res.Score.Games(), err)
+	}
+}
+
+// TestCopyFileKeepsTheModificationTime: weights restored from their backup
+// are as old as they were, so that the binaries built from them still pass
+// stage.CheckBinaries on the next run.
+func TestCopyFileKeepsTheModificationTime(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "weights_gen.go.before"), filepath.Join(dir, "weights_gen.go")
+	if err := os.WriteFile(src, []byte("package eval\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2026, 11, 1, 9, 30, 0, 0, time.UTC)
+	if err := os.Chtimes(src, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFile(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(dst); string(data) != "package eval\n" || !info.ModTime().Equal(old) {
+		t.Errorf("copy %q modified %v, want the source's content and %v", data, info.ModTime(), old)
 	}
 }
