@@ -4,7 +4,7 @@
 engine/nnue: QA = 255, QB = 64, SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
-                          [--hidden 256] [--buckets 8] [--mirror]
+                          [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto]
                           [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
     chessforge-nnue pawnscale DATA... --network net.nnue --write
@@ -46,6 +46,13 @@ score alone). After every Adam step W1, b1 and W2 are clipped to [-1.98,
 
 The quantized forward pass (:func:`quantized_eval`) is the engine's
 integer arithmetic, truncating divisions included.
+
+Inputs: the trainer reads compact rows (:meth:`ChessDataset.compact_batches`)
+and builds the features from their 768 piece bits (:func:`piece_bits`): as
+sparse lists for the EmbeddingBag on a CPU (:func:`sparse_features`), as
+dense 0/1 rows through matrix products on CUDA (:func:`dense_features`,
+:meth:`Net.forward_dense`); ``--inputs`` chooses. Both train the same
+network up to float rounding.
 """
 
 import argparse
