@@ -560,9 +560,10 @@ def _loss(model, rows, device, mirror, dense):
 def evaluate(model, ds, device, mirror=False, inputs="auto"):
     """The mean loss over a dataset (no gradient) and its rows."""
     total, n = torch.zeros((), dtype=torch.float64, device=device), 0
+    dense = _dense(inputs, device)
     with torch.no_grad():
         for rows in ds.compact_batches():
-            loss, k = _loss(model, rows, device, mirror, _dense(inputs, device))
+            loss, k = _loss(model, rows, device, mirror, dense)
             total += loss.double() * k
             n += k
     return float(total) / max(n, 1), n
