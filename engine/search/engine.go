@@ -3,7 +3,7 @@
 // transposition table, quiescence with SEE, null move, ProbCut, late move
 // reductions and pruning, futility and razoring, check and singular
 // extensions (double and negative ones too), move ordering by history,
-// continuation, pawn and capture histories, and Lazy SMP. An Engine is a library object: a program may run many at once,
+// continuation, pawn and capture histories and threats, and Lazy SMP. An Engine is a library object: a program may run many at once,
 // each with its own table and threads; a one-thread, node-limited search is
 // deterministic given the Engine's state (fresh or Cleared).
 //

@@ -406,19 +406,76 @@ func (mp *movePicker) generateQuiets() {
 }
 
 // scoreQuiets sets the selection keys (see quietKeys) of quiet moves from
-// their history and continuation histories (see quietScore), in a loop of
-// its own for tight code.
+// their history and continuation histories (see quietScore) and the
+// threats they escape or meet (see threats.bonus), in a loop of its own
+// for tight code. (quietScore, which late-move reductions and pruning
+// use, leaves the threats out.)
 func (w *worker) scoreQuiets(p *board.Position, moves []board.Move, keys *[256]int64, ch *contTables) {
 	hist := &w.history[p.SideToMove()&1]
 	ch1, ch2, ch4, ph := ch[0], ch[1], ch[2], ch[3]
 	_, _, _, _ = ch1[0][0], ch2[0][0], ch4[0][0], ph[0][0] // one nil check each, not one per move
+	th := threatsTo(p)
 	out := keys[:len(moves)]
 	for i, m := range moves {
 		from, to := m.From()&63, m.To()&63
 		pc := p.PieceAt(from) & 15
 		score := int64(hist[from][to]) + int64(ch1[pc][to]) + int64(ch2[pc][to]) + int64(ch4[pc][to]) + int64(ph[pc][to])
+		score += int64(th.bonus(pc.Type(), from, to))
 		out[i] = score<<8 | int64(255-i)
 	}
+}
+
+// threats are the squares the opponent of the side to move attacks with
+// pieces cheaper than each of the side to move's pieces: a knight or
+// bishop there can be taken by a pawn, a rook by a minor piece or pawn, a
+// queen by anything but a queen or king.
+type threats struct {
+	byPawn, byMinor, byRook board.Bitboard
+}
+
+// threatsTo returns the threats against the side to move of p.
+func threatsTo(p *board.Position) threats {
+	them := p.SideToMove().Other()
+	occ := p.Occupied()
+	var t threats
+	t.byPawn = board.PawnAttacksBB(them, p.Pieces(them, board.Pawn))
+	t.byMinor = t.byPawn
+	for b := p.Pieces(them, board.Knight); b != 0; {
+		t.byMinor |= board.KnightAttacks(b.PopLSB())
+	}
+	for b := p.Pieces(them, board.Bishop); b != 0; {
+		t.byMinor |= board.BishopAttacks(b.PopLSB(), occ)
+	}
+	t.byRook = t.byMinor
+	for b := p.Pieces(them, board.Rook); b != 0; {
+		t.byRook |= board.RookAttacks(b.PopLSB(), occ)
+	}
+	return t
+}
+
+// bonus is the ordering bonus of a quiet move of a piece of type pt from
+// from to to: a piece that escapes a cheaper attacker gains, one that
+// walks into one loses (see Params.ThreatEscapeQueen and its neighbours).
+func (t *threats) bonus(pt board.PieceType, from, to board.Square) int {
+	var attacked board.Bitboard
+	var v int
+	switch pt {
+	case board.Queen:
+		attacked, v = t.byRook, params.ThreatEscapeQueen
+	case board.Rook:
+		attacked, v = t.byMinor, params.ThreatEscapeRook
+	case board.Knight, board.Bishop:
+		attacked, v = t.byPawn, params.ThreatEscapeMinor
+	default:
+		return 0
+	}
+	switch {
+	case attacked.Has(from) && !attacked.Has(to):
+		return v
+	case attacked.Has(to) && !attacked.Has(from):
+		return -v
+	}
+	return 0
 }
 
 // bestQuiet returns the index of the best quiet move not handed out yet

@@ -96,14 +96,15 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 				t.Fatalf("%s: TT move %v handed out after %v", p.FEN(), ttMove, got[0])
 			}
 			// The quiet moves other than the TT move, the killers and the
-			// countermove come best first.
+			// countermove come best first: by history and threats.
 			last := math.MaxInt
+			th := threatsTo(p)
 			for _, m := range got {
 				if p.IsCapture(m) || m.IsPromotion() || p.InCheck() || m == ttMove || m == mp.killer1 ||
 					m == mp.killer2 || m == mp.counter {
 					continue
 				}
-				s := w.quietScore(p.SideToMove(), p.PieceAt(m.From()), m, &ch)
+				s := w.quietScore(p.SideToMove(), p.PieceAt(m.From()), m, &ch) + th.bonus(p.PieceAt(m.From()).Type(), m.From(), m.To())
 				if s > last {
 					t.Fatalf("%s: quiet move %v (score %d) handed out after one scoring %d (%v)", p.FEN(), m, s, last, got)
 				}
@@ -438,5 +439,60 @@ func TestCutoffsCountBetaCutoffs(t *testing.T) {
 				t.Errorf("cutoffs two plies below %d, want the node to have cleared it", got)
 			}
 		})
+	}
+}
+
+// TestThreatsOrderQuietMoves checks the ordering bonus of quiet moves
+// against cheaper attackers: with every history empty, a piece leaving a
+// square a cheaper enemy piece attacks gains its bonus, one walking into
+// such an attack loses it, and other moves score nothing.
+func TestThreatsOrderQuietMoves(t *testing.T) {
+	tests := []struct {
+		fen   string
+		moves map[string]int // quiet move: its expected score
+	}{
+		// The d5 pawn attacks the e4 knight: every knight move escapes.
+		{"4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1", map[string]int{
+			"e4c3": params.ThreatEscapeMinor, "e4g5": params.ThreatEscapeMinor, "e1d1": 0,
+		}},
+		// The c5 pawn guards d4 and b4: Nd4 walks into it, Ne5 does not.
+		{"4k3/8/8/2p5/8/5N2/8/4K3 w - - 0 1", map[string]int{
+			"f3d4": -params.ThreatEscapeMinor, "f3e5": 0,
+		}},
+		// The d8 rook attacks the d1 queen; the a5 bishop guards c3 and d2.
+		{"3rk3/8/8/b7/8/8/8/3Q3K w - - 0 1", map[string]int{
+			"d1f3": params.ThreatEscapeQueen, "d1c2": params.ThreatEscapeQueen, "d1d2": 0,
+		}},
+		// The f2 queen is not attacked: Qd2 walks into the a5 bishop.
+		{"4k3/8/8/b7/8/8/5Q2/7K w - - 0 1", map[string]int{
+			"f2d2": -params.ThreatEscapeQueen, "f2f3": 0,
+		}},
+		// The e6 knight attacks the d4 rook; it also guards f4 and d8.
+		{"4k3/8/4n3/8/3R4/8/8/4K3 w - - 0 1", map[string]int{
+			"d4h4": params.ThreatEscapeRook, "d4f4": 0, "d4d8": 0,
+		}},
+		// The b2 pawn attacks the a1 rook and c1; a pawn threat counts
+		// against a rook too.
+		{"4k3/8/8/8/8/8/1p6/R3K3 w - - 0 1", map[string]int{
+			"a1b1": params.ThreatEscapeRook, "a1c1": 0,
+		}},
+	}
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	for _, tt := range tests {
+		p := mustFEN(t, tt.fen)
+		w.pos = p
+		ch := w.contTables(1)
+		for s, want := range tt.moves {
+			m, err := p.ParseUCIMove(s)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.fen, err)
+			}
+			var keys [256]int64
+			w.scoreQuiets(p, []board.Move{m}, &keys, &ch)
+			if got := int(keys[0] >> 8); got != want {
+				t.Errorf("%s: %s scores %d, want %d", tt.fen, s, got, want)
+			}
+		}
 	}
 }

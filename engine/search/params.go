@@ -124,6 +124,15 @@ type Params struct {
 	// their capture history divided by CaptureHistoryDivisor.
 	CaptureHistoryDivisor int
 
+	// Quiet move ordering beside the histories: a quiet move of a queen,
+	// rook or minor piece that leaves a square a cheaper enemy piece
+	// attacks for one it does not gains ThreatEscapeQueen, ThreatEscapeRook
+	// or ThreatEscapeMinor; one that walks into such an attack loses as
+	// much (see threats).
+	ThreatEscapeQueen int
+	ThreatEscapeRook  int
+	ThreatEscapeMinor int
+
 	// Quiescence: a capture that leaves the stand-pat score plus the
 	// material it wins plus QuiescenceDeltaMargin at or below alpha is
 	// pruned (delta pruning).
@@ -206,6 +215,10 @@ var paramTable = [...]paramSpec{
 	{"HistoryBonusMax", &defaultParams.HistoryBonusMax, 1200, 100, 4000},
 
 	{"CaptureHistoryDivisor", &defaultParams.CaptureHistoryDivisor, 8, 2, 64},
+
+	{"ThreatEscapeQueen", &defaultParams.ThreatEscapeQueen, 16000, 0, 40000},
+	{"ThreatEscapeRook", &defaultParams.ThreatEscapeRook, 10000, 0, 40000},
+	{"ThreatEscapeMinor", &defaultParams.ThreatEscapeMinor, 8000, 0, 40000},
 
 	{"QuiescenceDeltaMargin", &defaultParams.QuiescenceDeltaMargin, 200, 0, 600},
 
