@@ -24,6 +24,20 @@ import (
 	"chessforge/engine/pgn"
 )
 
+// writeGame writes g's rows with w and returns them.
+func writeGame(t *testing.T, w *Writer, g testGame) []Row {
+	t.Helper()
+	var rows []Row
+	var row Row
+	gameRows(t, g, &row, func(r *Row) {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, *r)
+	})
+	return rows
+}
+
 // writeGames writes the games' rows to path and returns them.
 func writeGames(t *testing.T, path string, games []testGame, opts WriterOptions) []Row {
 	t.Helper()
@@ -32,14 +46,8 @@ func writeGames(t *testing.T, path string, games []testGame, opts WriterOptions)
 		t.Fatal(err)
 	}
 	var rows []Row
-	var row Row
 	for _, g := range games {
-		gameRows(t, g, &row, func(r *Row) {
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
-			rows = append(rows, *r)
-		})
+		rows = append(rows, writeGame(t, w, g)...)
 	}
 	if _, err := os.Stat(path + TempSuffix); err != nil {
 		t.Errorf("while writing, %s should exist: %v", path+TempSuffix, err)
@@ -183,12 +191,7 @@ func TestStoredArrowSchemaCarriesTheMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var row Row
-	gameRows(t, playGames(4, 1, 40)[0], &row, func(r *Row) {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	})
+	writeGame(t, w, playGames(4, 1, 40)[0])
 	if err := w.SetMetadata("chessforge.summary", "set before Close"); err != nil {
 		t.Fatal(err)
 	}
@@ -538,12 +541,7 @@ func TestAbortLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var row Row
-	gameRows(t, playGames(7, 1, 50)[0], &row, func(r *Row) {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	})
+	writeGame(t, w, playGames(7, 1, 50)[0])
 	if err := w.Abort(); err != nil {
 		t.Fatal(err)
 	}
