@@ -52,22 +52,6 @@ func damaOptions() WriterOptions {
 	return o
 }
 
-func writeRows(t testing.TB, path string, opts WriterOptions, rows []Row) {
-	t.Helper()
-	w, err := Create(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := w.Write(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestDamaDatasetRoundTrips(t *testing.T) {
 	want := damaRows(t, 1, 30, 200)
 	path := filepath.Join(t.TempDir(), "dama.parquet")

@@ -154,7 +154,7 @@ func TestFiltersDeriveMissingColumnsFromTheFEN(t *testing.T) {
 		gameRows(t, g, &row, func(r *Row) { rows = append(rows, *r) })
 	}
 	full, old := filepath.Join(dir, "full.parquet"), filepath.Join(dir, "old.parquet")
-	writeRowsTo(t, full, rows)
+	writeRows(t, full, testOptions(), rows)
 	for i := range rows {
 		rows[i] = requiredOnly(rows[i])
 	}
@@ -170,22 +170,6 @@ func TestFiltersDeriveMissingColumnsFromTheFEN(t *testing.T) {
 				t.Fatalf("%v: row %d is game %d ply %d, want game %d ply %d", f, i, got[i].GameID, got[i].Ply, want[i].GameID, want[i].Ply)
 			}
 		}
-	}
-}
-
-func writeRowsTo(t *testing.T, path string, rows []Row) {
-	t.Helper()
-	w, err := Create(path, testOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := w.Write(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 

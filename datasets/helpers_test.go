@@ -75,6 +75,23 @@ func testOptions() WriterOptions {
 	return WriterOptions{EngineVersion: "chessforge-test", Config: []byte(`{"seed":1,"source":"playout"}`)}
 }
 
+// writeRows writes rows to a new dataset at path.
+func writeRows(t testing.TB, path string, opts WriterOptions, rows []Row) {
+	t.Helper()
+	w, err := Create(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Write(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // oddPlanesRows returns playout rows whose planes are replaced by patterns
 // no real position has but every reader must take: random dictionary
 // values, runs of every length, the largest index.
