@@ -3,7 +3,6 @@ package tuner
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -198,42 +197,7 @@ func TestDamaRunLowersValidationAndWritesAFileThatCompiles(t *testing.T) {
 			fens.WriteString(fen + "\n")
 		}
 	}
-	target, err := filepath.Abs("../engine/dama/eval/weights_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{target: o.Out}})
-	ovPath := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(ovPath, overlay, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(goTool, "run", "-overlay", ovPath, "./internal/evalfen", "-game", "dama")
-	cmd.Stdin = &fens
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run with the generated file: %v\n%s", err, stderr.String())
-	}
-	lines := strings.Fields(string(out))
-	if len(lines) != s.Len() {
-		t.Fatalf("%d evaluations for %d positions", len(lines), s.Len())
-	}
-	var p pass
-	for i, l := range lines {
-		got, err := strconv.Atoi(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := s.eval(&s.hdr[i], w, &p)
-		want := int(v)
-		if r := math.Round(v); math.Abs(v-r) < 1e-6 {
-			want = int(r)
-		}
-		if got != want {
-			t.Fatalf("position %d: the evaluation built with the generated file says %d, the tuner %v", i, got, v)
-		}
-	}
+	checkGeneratedEvals(t, goTool, "../engine/dama/eval/weights_gen.go", o.Out, []string{"-game", "dama"}, &fens, s, w)
 }
 
 // readDamaWeights reads the weight vector back from a generated draughts

@@ -404,15 +404,6 @@ func TestGeneratedWeightsCompileAndMatchTuner(t *testing.T) {
 	if err := evalgen.WriteFile(gen, w, eval.Provenance{Source: "test", Positions: s.Len(), K: 1, ErrorBefore: 0.1, ErrorAfter: 0.09}); err != nil {
 		t.Fatal(err)
 	}
-	target, err := filepath.Abs("../engine/eval/weights_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{target: gen}})
-	ovPath := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(ovPath, overlay, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var fens bytes.Buffer
 	f, err := os.Open(testEPD)
 	if err != nil {
@@ -427,8 +418,27 @@ func TestGeneratedWeightsCompileAndMatchTuner(t *testing.T) {
 		}
 		fens.WriteString(fen + "\n")
 	}
-	cmd := exec.Command(goTool, "run", "-overlay", ovPath, "./internal/evalfen")
-	cmd.Stdin = &fens
+	checkGeneratedEvals(t, goTool, "../engine/eval/weights_gen.go", gen, nil, &fens, s, w)
+}
+
+// checkGeneratedEvals builds ./internal/evalfen (with args) with the
+// generated weights file gen laid over target (go run -overlay), gives it
+// fens, one FEN a line, and checks that each evaluation it prints equals
+// the tuner's evaluation of the same position of s with weights w,
+// truncated as the engine's integer arithmetic truncates it.
+func checkGeneratedEvals(t *testing.T, goTool, target, gen string, args []string, fens *bytes.Buffer, s *Set, w []float64) {
+	t.Helper()
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{abs: gen}})
+	ovPath := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(ovPath, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goTool, append([]string{"run", "-overlay", ovPath, "./internal/evalfen"}, args...)...)
+	cmd.Stdin = fens
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -453,7 +463,7 @@ func TestGeneratedWeightsCompileAndMatchTuner(t *testing.T) {
 			want = int(r)
 		}
 		if got != want {
-			t.Fatalf("position %d: engine built with the generated file says %d, tuner %v", i, got, v)
+			t.Fatalf("position %d: the evaluation built with the generated file says %d, the tuner %v", i, got, v)
 		}
 	}
 }
