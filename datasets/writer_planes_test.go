@@ -179,18 +179,7 @@ func TestFileMatchesArrowGoWriter(t *testing.T) {
 	opts := testOptions()
 	opts.RowGroupRows = 400
 	ours, theirs := filepath.Join(dir, "ours.parquet"), filepath.Join(dir, "theirs.parquet")
-	w, err := Create(ours, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := w.Write(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeRows(t, ours, opts, rows)
 	writeWithPqarrow(t, theirs, rows, opts)
 
 	open := func(path string) *file.Reader {
