@@ -16,19 +16,11 @@ import (
 // and ends with SPEC §4's summary line.
 func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "x.epd")
-	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(src), "\n")
-	if err := os.WriteFile(data, []byte(strings.Join(lines[:600], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := firstLines(t, dir, 600)
 	out := filepath.Join(dir, "weights_gen.go")
 	report := filepath.Join(dir, "report")
 	var stdout, stderr bytes.Buffer
-	err = run([]string{"-data", data, "-out", out, "-report", report, "-params", "material,tempo", "-iters", "5", "-quiet"}, &stdout, &stderr)
+	err := run([]string{"-data", data, "-out", out, "-report", report, "-params", "material,tempo", "-iters", "5", "-quiet"}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("tune: %v\n%s", err, stderr.String())
 	}
@@ -71,15 +63,7 @@ func TestTuneWritesWeightsReportAndSummary(t *testing.T) {
 // with flags overriding it, and rejects an unknown key by its line.
 func TestConfigFileSetsWhatFlagsSet(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "x.epd")
-	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(src), "\n")
-	if err := os.WriteFile(data, []byte(strings.Join(lines[:300], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := firstLines(t, dir, 300)
 	cfg := filepath.Join(dir, "tune.json")
 	os.WriteFile(cfg, []byte(`{"data": "`+data+`", "params": "tempo", "iters": 2, "report": "", "dry-run": true, "quiet": true, "seed": 3}`), 0o644)
 	var stdout, stderr bytes.Buffer
@@ -101,15 +85,7 @@ func TestConfigFileSetsWhatFlagsSet(t *testing.T) {
 // ones that read a score, and the removed -skip-plies names min-ply.
 func TestReadTimeFiltersAreFlagsAndSkipPliesSaysWhatReplacedIt(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "x.epd")
-	src, err := os.ReadFile("../../tuner/testdata/wukong-3k.epd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(src), "\n")
-	if err := os.WriteFile(data, []byte(strings.Join(lines[:300], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := firstLines(t, dir, 300)
 	var stdout, stderr bytes.Buffer
 	base := []string{"-data", data, "-params", "tempo", "-iters", "2", "-report", "", "-dry-run", "-quiet"}
 	if err := run(append(base, "-skip-in-check"), &stdout, &stderr); err != nil {
