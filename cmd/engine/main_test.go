@@ -68,6 +68,23 @@ func (p *process) send(s string) {
 	}
 }
 
+// quit sends "quit" and expects the engine to exit with status 0 within
+// 5 s.
+func (p *process) quit() {
+	p.t.Helper()
+	p.send("quit")
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			p.t.Errorf("engine exit after quit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		p.t.Error("engine did not quit within 5 s")
+	}
+}
+
 // expect reads lines until one starts with prefix, within d.
 func (p *process) expect(prefix string, d time.Duration) string {
 	p.t.Helper()
@@ -117,17 +134,7 @@ func TestUCISessionThroughSubprocess(t *testing.T) {
 	}
 	p.send("go perft 2")
 	p.expect("Nodes searched: 400", 5*time.Second)
-	p.send("quit")
-	done := make(chan error)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("engine exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("engine did not quit")
-	}
+	p.quit()
 }
 
 func TestQuitDuringSearch(t *testing.T) {
@@ -135,14 +142,7 @@ func TestQuitDuringSearch(t *testing.T) {
 	p.send("position startpos")
 	p.send("go infinite")
 	p.expect("info depth 2", 10*time.Second)
-	p.send("quit")
-	done := make(chan error)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Error("engine did not quit while searching")
-	}
+	p.quit()
 }
 
 func TestBenchFromShell(t *testing.T) {
@@ -261,17 +261,7 @@ func TestDamaThroughSubprocess(t *testing.T) {
 	p.send("position startpos")
 	p.send("perft 3")
 	p.expect("Nodes searched: 302", 5*time.Second)
-	p.send("quit")
-	done := make(chan error)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("engine exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("engine did not quit")
-	}
+	p.quit()
 }
 
 // The draughts bench ends with "N nodes N nps" and its node count is a
