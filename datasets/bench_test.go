@@ -21,22 +21,7 @@ func BenchmarkWrite(b *testing.B) {
 	cpu0 := cpuSeconds()
 	var rows, size int64
 	for i := 0; i < b.N; i++ {
-		w, err := Create(path, testOptions())
-		if err != nil {
-			b.Fatal(err)
-		}
-		var row Row
-		for _, g := range games {
-			gameRows(b, g, &row, func(r *Row) {
-				if err := w.Write(r); err != nil {
-					b.Fatal(err)
-				}
-			})
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
-		rows += w.Rows()
+		rows += benchWrite(b, path, testOptions(), games)
 		st, _ := os.Stat(path)
 		size = st.Size()
 	}
@@ -44,6 +29,29 @@ func BenchmarkWrite(b *testing.B) {
 	b.ReportMetric(float64(rows)/(cpuSeconds()-cpu0), "positions/cpu-s")
 	b.ReportMetric(float64(size)/float64(rows/int64(b.N)), "bytes/position")
 	logColumnBytes(b, path)
+}
+
+// benchWrite writes the games' positions to a new dataset at path,
+// building each row from its position as self-play does, and returns the
+// number of rows written.
+func benchWrite(b *testing.B, path string, opts WriterOptions, games []testGame) int64 {
+	b.Helper()
+	w, err := Create(path, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var row Row
+	for _, g := range games {
+		gameRows(b, g, &row, func(r *Row) {
+			if err := w.Write(r); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return w.Rows()
 }
 
 // logColumnBytes logs each column's share of the bytes per position.
@@ -73,22 +81,7 @@ func BenchmarkWriteSettings(b *testing.B) {
 				cpu0 := cpuSeconds()
 				var rows int64
 				for i := 0; i < b.N; i++ {
-					w, err := Create(path, opts)
-					if err != nil {
-						b.Fatal(err)
-					}
-					var row Row
-					for _, g := range games {
-						gameRows(b, g, &row, func(r *Row) {
-							if err := w.Write(r); err != nil {
-								b.Fatal(err)
-							}
-						})
-					}
-					if err := w.Close(); err != nil {
-						b.Fatal(err)
-					}
-					rows += w.Rows()
+					rows += benchWrite(b, path, opts, games)
 				}
 				st, _ := os.Stat(path)
 				b.ReportMetric(float64(st.Size())/float64(rows/int64(b.N)), "bytes/position")
