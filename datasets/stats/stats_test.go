@@ -45,18 +45,22 @@ func writeHand(t *testing.T, path string, rows []handRow) {
 	}
 }
 
+// handGames are four games' rows: a mate, a stalemate, an adjudicated
+// win with mate scores, and a game whose last row disagrees on the result.
+var handGames = []handRow{
+	{1, 0, 0, 1, datasets.TerminationCheckmate},
+	{1, 1, 150, 1, datasets.TerminationCheckmate},
+	{1, 2, 31990, 1, datasets.TerminationCheckmate},
+	{2, 10, -25, 0.5, datasets.TerminationStalemate},
+	{2, 11, -2000, 0.5, datasets.TerminationStalemate},
+	{3, 44, -31000, 0, datasets.TerminationAdjudicatedWin},
+	{4, 0, 19, 0.5, datasets.TerminationPlyCap},
+	{4, 1, 20, 0, datasets.TerminationPlyCap}, // disagrees with the row before
+}
+
 func TestComputeCountsHandBuiltGames(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.parquet")
-	writeHand(t, path, []handRow{
-		{1, 0, 0, 1, datasets.TerminationCheckmate},
-		{1, 1, 150, 1, datasets.TerminationCheckmate},
-		{1, 2, 31990, 1, datasets.TerminationCheckmate},
-		{2, 10, -25, 0.5, datasets.TerminationStalemate},
-		{2, 11, -2000, 0.5, datasets.TerminationStalemate},
-		{3, 44, -31000, 0, datasets.TerminationAdjudicatedWin},
-		{4, 0, 19, 0.5, datasets.TerminationPlyCap},
-		{4, 1, 20, 0, datasets.TerminationPlyCap}, // disagrees with the row before
-	})
+	writeHand(t, path, handGames)
 	s, err := Compute(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -109,15 +113,7 @@ func TestComputeCountsHandBuiltGames(t *testing.T) {
 
 func TestComputeCountsTheRowsTheFiltersKeep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.parquet")
-	writeHand(t, path, []handRow{
-		{1, 0, 0, 1, datasets.TerminationCheckmate},
-		{1, 1, 150, 1, datasets.TerminationCheckmate},
-		{1, 2, 31990, 1, datasets.TerminationCheckmate},
-		{2, 10, -25, 0.5, datasets.TerminationStalemate},
-		{2, 11, -2000, 0.5, datasets.TerminationStalemate},
-		{3, 44, -31000, 0, datasets.TerminationAdjudicatedWin},
-		{4, 0, 19, 0.5, datasets.TerminationPlyCap},
-	})
+	writeHand(t, path, handGames[:7]) // without the row that disagrees
 	s, err := Compute(path, Options{Filter: datasets.Filter{MaxScore: 1000}})
 	if err != nil {
 		t.Fatal(err)
