@@ -45,8 +45,9 @@ func writeHand(t *testing.T, path string, rows []handRow) {
 	}
 }
 
-// handGames are four games' rows: a mate, a stalemate, an adjudicated
-// win with mate scores, and a game whose last row disagrees on the result.
+// handGames are four games' rows: a checkmate, a stalemate, an
+// adjudicated win, and a game ended by the ply cap whose last row
+// disagrees with the one before on the result.
 var handGames = []handRow{
 	{1, 0, 0, 1, datasets.TerminationCheckmate},
 	{1, 1, 150, 1, datasets.TerminationCheckmate},
