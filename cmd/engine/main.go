@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"chessforge/encoder"
@@ -20,11 +21,15 @@ import (
 	"chessforge/engine/uci"
 )
 
-var usage = fmt.Sprintf(`usage: engine [-game chess|dama] [bench [depth]]
+var usage = fmt.Sprintf(`usage: engine [-game chess|dama] [-param NAME=VALUE]... [bench [depth] | -params]
 
   engine                speak UCI on standard input and output (for GUIs and match runners)
   engine bench [depth]  search the bench positions to depth (default %d, 1 to %d);
                         the last line is "N nodes N nps"
+  engine -param NAME=VALUE
+                        search with a search parameter set to VALUE (repeatable; for tuners
+                        such as bin/spsa; chess only)
+  engine -params        list the search parameters: name, default, lowest and highest value
   engine -game dama     play Italian draughts instead, speaking the draughts text protocol
                         (position startpos|fen F [moves ...], go depth N|nodes N|movetime MS,
                         perft N, d, newgame, isready, quit); -game dama bench [depth] is its bench
@@ -49,7 +54,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if game == encoder.GameDama {
 		e = damaEngine
 	}
+	for len(args) > 0 && (args[0] == "-param" || args[0] == "--param") {
+		if game != encoder.GameChess {
+			return usageError(stderr, "-param: the search parameters are the chess engine's")
+		}
+		if len(args) < 2 {
+			return usageError(stderr, "-param needs NAME=VALUE")
+		}
+		if err := setParam(args[1]); err != nil {
+			return usageError(stderr, "-param: %v", err)
+		}
+		args = args[2:]
+	}
+	if game == encoder.GameChess && len(args) == 1 && (args[0] == "-params" || args[0] == "--params") {
+		for _, p := range search.ParamList() {
+			fmt.Fprintf(stdout, "%s %d %d %d\n", p.Name, p.Default, p.Min, p.Max)
+		}
+		return 0
+	}
 	return e.run(args, stdin, stdout, stderr)
+}
+
+// setParam sets a search parameter from its NAME=VALUE.
+func setParam(assign string) error {
+	name, value, ok := strings.Cut(assign, "=")
+	if !ok {
+		return fmt.Errorf("%q: want NAME=VALUE", assign)
+	}
+	n, err := strconv.Atoi(value)
+	if err != nil {
+		return fmt.Errorf("%s: value %q is not a whole number", name, value)
+	}
+	return search.SetParam(name, n)
 }
 
 // engine is what the command does for one game.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"chessforge/engine/search"
 )
 
 var engineBin string
@@ -166,6 +168,29 @@ func TestBenchFromShell(t *testing.T) {
 	}
 }
 
+// TestSearchParams checks -params' list and that -param changes the search:
+// the bench's node count moves with LMRBase and comes back with its
+// default.
+func TestSearchParams(t *testing.T) {
+	code, stdout, stderr := exitCode(t, "-params")
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if code != 0 || stderr != "" || len(lines) != len(search.ParamList()) || lines[0] != "AspirationMinDepth 5 1 10" {
+		t.Fatalf("engine -params: exit %d, stderr %q, %d lines from %q", code, stderr, len(lines), lines[0])
+	}
+	nodes := func(args ...string) string {
+		out, err := exec.Command(engineBin, append(args, "bench", "6")...).Output()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		return strings.Fields(lines[len(lines)-1])[0]
+	}
+	def, changed := nodes(), nodes("-param", "LMRBase=150", "-param", "RFPMargin=60")
+	if same := nodes("-param", "LMRBase=80"); same != def || changed == def {
+		t.Errorf("bench nodes: %s by default, %s with LMRBase=80 (its default), %s with LMRBase=150 and RFPMargin=60", def, same, changed)
+	}
+}
+
 // exitCode runs the engine with args and returns its exit status, stdout
 // and stderr.
 func exitCode(t *testing.T, args ...string) (int, string, string) {
@@ -211,6 +236,13 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		{[]string{"-game=dama", "frobnicate"}, `engine: -game dama: unknown command "frobnicate"`},
 		{[]string{"-game", "dama", "bench", "0"}, `engine: bench: depth must be a whole number from 1 to 64, got "0"`},
 		{[]string{"-game", "dama", "bench", "2", "3"}, "bench takes one argument at most"},
+		{[]string{"-param"}, "engine: -param needs NAME=VALUE"},
+		{[]string{"-param", "LMRBase", "bench"}, `engine: -param: "LMRBase": want NAME=VALUE`},
+		{[]string{"-param", "LMRBase=x"}, `engine: -param: LMRBase: value "x" is not a whole number`},
+		{[]string{"-param", "SEEKnight=999"}, "engine: -param: search parameter SEEKnight=999: outside its range [200, 450]"},
+		{[]string{"-param", "Hash=64"}, `engine: -param: no search parameter "Hash"`},
+		{[]string{"-game", "dama", "-param", "LMRBase=90"}, "engine: -param: the search parameters are the chess engine's"},
+		{[]string{"-param", "LMRBase=90", "frobnicate"}, `engine: unknown command "frobnicate"`},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := exitCode(t, c.args...)

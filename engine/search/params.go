@@ -1,7 +1,9 @@
 package search
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 
 	"chessforge/engine/board"
 )
@@ -262,4 +264,43 @@ func setParams(p Params) {
 		board.King:        20000,
 		board.NoPieceType: 0,
 	}
+}
+
+// Param describes one search parameter for a tuner: its name (its Params
+// field's), its default value and the range [Min, Max] a tuner may try.
+type Param struct {
+	Name              string
+	Default, Min, Max int
+}
+
+// ParamList returns every search parameter, in the order Params declares
+// them.
+func ParamList() []Param {
+	list := make([]Param, len(paramTable))
+	for i, s := range paramTable {
+		list[i] = Param{Name: s.name, Default: s.value, Min: s.lo, Max: s.hi}
+	}
+	return list
+}
+
+// SetParam gives the named search parameter a value for every search the
+// process runs from then on; an unknown name or a value outside the
+// parameter's range is an error naming it, and changes nothing. It exists
+// for tuners (bin/engine -param NAME=VALUE, bin/spsa): the engine calls it
+// from its command line before it searches, and no search may be running.
+func SetParam(name string, value int) error {
+	for _, s := range paramTable {
+		if s.name != name {
+			continue
+		}
+		if value < s.lo || value > s.hi {
+			return fmt.Errorf("search parameter %s=%d: outside its range [%d, %d]", name, value, s.lo, s.hi)
+		}
+		p := params
+		// A row's name is its Params field's (TestParamTable).
+		reflect.ValueOf(&p).Elem().FieldByName(name).SetInt(int64(value))
+		setParams(p)
+		return nil
+	}
+	return fmt.Errorf("no search parameter %q (bin/engine -params lists them)", name)
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +75,46 @@ func TestDerivedTables(t *testing.T) {
 	setParams(defaultParams)
 	if got1 != 2 || got2 != 300 || lmr(2, 2) != 1 || seeValue[1] != 320 {
 		t.Errorf("setParams: lmr(2, 2) %d and knight %d with other parameters, %d and %d after", got1, got2, lmr(2, 2), seeValue[1])
+	}
+}
+
+// TestSetParam checks that SetParam changes one parameter and the tables
+// derived from it, and that an unknown name or a value outside the range is
+// an error naming it that changes nothing.
+func TestSetParam(t *testing.T) {
+	defer setParams(defaultParams)
+	list := ParamList()
+	if len(list) != len(paramTable) || list[0].Name != paramTable[0].name || list[0].Default != paramTable[0].value {
+		t.Fatalf("ParamList() = %v..., want paramTable's rows", list[:1])
+	}
+	if err := SetParam("SEEKnight", 300); err != nil {
+		t.Fatal(err)
+	}
+	want := defaultParams
+	want.SEEKnight = 300
+	if params != want || seeValue[1] != 300 {
+		t.Errorf("SetParam(SEEKnight, 300): params %+v, knight %d", params, seeValue[1])
+	}
+	if err := SetParam("LMRBase", 180); err != nil || lmr(2, 2) != 2 {
+		t.Errorf("SetParam(LMRBase, 180): %v, lmr(2, 2) = %d, want 2", err, lmr(2, 2))
+	}
+	want.LMRBase = 180
+	for _, c := range []struct {
+		name  string
+		value int
+		err   string
+	}{
+		{"SEEKnight", 199, "search parameter SEEKnight=199: outside its range [200, 450]"},
+		{"SEEKnight", 451, "search parameter SEEKnight=451: outside its range [200, 450]"},
+		{"seeknight", 300, `no search parameter "seeknight"`},
+		{"Hash", 16, `no search parameter "Hash"`},
+	} {
+		err := SetParam(c.name, c.value)
+		if err == nil || !strings.HasPrefix(err.Error(), c.err) {
+			t.Errorf("SetParam(%q, %d) = %v, want %q", c.name, c.value, err, c.err)
+		}
+		if params != want {
+			t.Errorf("SetParam(%q, %d) changed the parameters", c.name, c.value)
+		}
 	}
 }
