@@ -15,7 +15,7 @@ import (
 var bin string
 
 // commands are the binaries under test.
-var commands = []string{"selfplay", "dataset", "match", "tune", "loop", "nnue"}
+var commands = []string{"selfplay", "dataset", "match", "tune", "loop", "nnue", "spsa"}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "clitest-bin-")
@@ -72,7 +72,7 @@ func (p prog) args(args ...string) []string {
 }
 
 func progs() []prog {
-	ps := []prog{{"selfplay", ""}, {"match", ""}, {"tune", ""}, {"loop", ""}, {"nnue", ""}}
+	ps := []prog{{"selfplay", ""}, {"match", ""}, {"tune", ""}, {"loop", ""}, {"nnue", ""}, {"spsa", ""}}
 	for _, sub := range []string{"info", "stats", "head", "verify", "split", "merge", "export", "import"} {
 		ps = append(ps, prog{"dataset", sub})
 	}
@@ -137,6 +137,11 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		tc{prog{"loop", ""}, []string{"now"}, `unexpected arguments ["now"]`},
 		tc{prog{"nnue", ""}, []string{"-python-env="}, "python-env must not be empty"},
 		tc{prog{"nnue", ""}, []string{"now"}, `unexpected arguments ["now"]`},
+		tc{prog{"spsa", ""}, []string{"-params", "LMRBase"}, "-state: name the run's state file"},
+		tc{prog{"spsa", ""}, []string{"-params", "LMRBase", "-state", "x.json", "-pairs", "0"}, "-pairs 0: must be positive"},
+		tc{prog{"spsa", ""}, []string{"-params", "Hash", "-state", "x.json"}, `-params: no search parameter "Hash" (bin/engine -params lists them)`},
+		tc{prog{"spsa", ""}, []string{"-params", "LMRBase", "-state", "no-such.json", "-resume"}, "-resume: open no-such.json: no such file or directory"},
+		tc{prog{"spsa", ""}, []string{"-params", "LMRBase", "-state", "README.md"}, "-state README.md: the file exists; -resume continues its run (or remove it to start again)"},
 		tc{prog{"dataset", "info"}, nil, "want a dataset PATH"},
 		tc{prog{"dataset", "head"}, []string{"-n", "0", "x.parquet"}, "-n 0: want at least 1 row"},
 		tc{prog{"dataset", "stats"}, []string{"-min-ply", "x", "x.parquet"}, "-min-ply x: not a whole number"},
@@ -172,6 +177,8 @@ func TestOutputPathsAreCheckedBeforeAnyWork(t *testing.T) {
 			"selfplay: -pgn " + filepath.Join(missing, "x.pgn") + ": directory " + missing + " does not exist (create it first)\n"},
 		{prog{"tune", ""}, []string{"-data", "x.parquet", "-out", filepath.Join(missing, "w.go")},
 			"tune: -out " + filepath.Join(missing, "w.go") + ": directory " + missing + " does not exist (create it first)\n"},
+		{prog{"spsa", ""}, []string{"-params", "LMRBase", "-state", filepath.Join(missing, "s.json")},
+			"spsa: -state " + filepath.Join(missing, "s.json") + ": directory " + missing + " does not exist (create it first)\n"},
 		{prog{"dataset", "import"}, []string{"x.plain", "-out", filepath.Join(missing, "x.parquet")},
 			"dataset import: -out " + filepath.Join(missing, "x.parquet") + ": directory " + missing + " does not exist (create it first)\n"},
 	} {

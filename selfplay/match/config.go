@@ -76,10 +76,10 @@ func parseTC(s string) (TimeControl, error) {
 	return TimeControl{}, fmt.Errorf("time control %q: unknown kind %q (want nodes, depth, movetime or clock)", s, key)
 }
 
-// validate reports a time control that limits nothing: none at all, a
+// Validate reports a time control that limits nothing: none at all, a
 // count or a time that is not positive, an unknown kind. parseTC makes only
 // valid ones; this checks those set in code.
-func (tc TimeControl) validate() error {
+func (tc TimeControl) Validate() error {
 	switch {
 	case tc == (TimeControl{}):
 		return errors.New("no time control (want nodes=N, depth=N, movetime=MS or clock=SECONDS+INC)")
@@ -388,10 +388,10 @@ func (l OptionList) MarshalJSON() ([]byte, error) {
 	return json.Marshal(words)
 }
 
-// splitCommand splits an engine command line into words on spaces. Single
+// SplitCommand splits an engine command line into words on spaces. Single
 // quotes keep everything literally, double quotes allow \" and \\ inside, and
 // a backslash outside quotes escapes the next character.
-func splitCommand(s string) ([]string, error) {
+func SplitCommand(s string) ([]string, error) {
 	var words []string
 	var cur strings.Builder
 	inWord := false

@@ -43,14 +43,14 @@ func TestSplitCommand(t *testing.T) {
 		{`x ''`, []string{"x", ""}},
 	}
 	for _, tc := range tests {
-		got, err := splitCommand(tc.in)
+		got, err := SplitCommand(tc.in)
 		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("splitCommand(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"", "   ", `a "b`, "a 'b"} {
-		if _, err := splitCommand(bad); err == nil {
-			t.Errorf("splitCommand(%q): want an error", bad)
+		if _, err := SplitCommand(bad); err == nil {
+			t.Errorf("SplitCommand(%q): want an error", bad)
 		}
 	}
 }

@@ -174,7 +174,7 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		if cfg.dama() && e.command == DefaultSettings().A {
 			e.command += " -game " + Dama
 		}
-		argv, err := splitCommand(e.command)
+		argv, err := SplitCommand(e.command)
 		if err != nil {
 			return nil, configs.Usagef("-%c: %w", "ab"[side], err)
 		}
@@ -182,7 +182,7 @@ func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 		if tc == (TimeControl{}) {
 			tc = s.TC
 		}
-		if err := tc.validate(); err != nil {
+		if err := tc.Validate(); err != nil {
 			return nil, configs.Usagef("engine %c: %w", "AB"[side], err)
 		}
 		if cfg.dama() && tc.Kind == TCClock {

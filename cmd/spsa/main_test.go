@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"chessforge/configs"
+	"chessforge/tuner/spsa"
+)
+
+// engineBin is the engine TestMain builds for the runs.
+var engineBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "spsa-test")
+	if err != nil {
+		panic(err)
+	}
+	engineBin = filepath.Join(dir, "engine")
+	build := exec.Command("go", "build", "-o", engineBin, "chessforge/cmd/engine")
+	build.Stderr = os.Stderr
+	code := 1
+	if build.Run() == nil {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// TestRunAndResume plays a short run with the real engine, stopped
+// nowhere, and checks its output and state file; then a longer plan on the
+// same file is refused, and the same plan resumed plays nothing more.
+func TestRunAndResume(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "run.json")
+	args := []string{"-engine", engineBin, "-params", "LMRBase,SEEQuietMargin", "-pairs", "2", "-batch", "2",
+		"-tc", "nodes=300", "-max-plies", "60", "-concurrency", "2", "-state", state, "-quiet"}
+	var stdout, stderr bytes.Buffer
+	if err := run(args, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "LMRBase ") || !strings.HasPrefix(lines[2], "engine flags: -param LMRBase=") ||
+		!strings.HasPrefix(lines[3], "spsa: 2 of 2 pairs, +") {
+		t.Errorf("output:\n%s", stdout.String())
+	}
+	st, err := spsa.LoadState(state, mustPlan(t, args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Played != 2 || st.W+st.D+st.L != 4 || st.Forfeits != 0 {
+		t.Errorf("state: %d pairs, +%d =%d -%d, %d forfeits", st.Played, st.W, st.D, st.L, st.Forfeits)
+	}
+	if lines[3] != st.Summary() {
+		t.Errorf("last line %q, the state's summary %q", lines[3], st.Summary())
+	}
+	// Without -resume the file is not overwritten.
+	stdout.Reset()
+	err = run(args, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "the file exists; -resume continues its run") {
+		t.Errorf("a second run on the state file: %v", err)
+	}
+	err = run(append(args, "-resume", "-pairs", "3"), &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `the run was made with -pairs "2", this one has "3"`) {
+		t.Errorf("resumed with another plan: %v", err)
+	}
+	stdout.Reset()
+	if err := run(append(args, "-resume"), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(stdout.String()); !strings.HasSuffix(got, st.Summary()) {
+		t.Errorf("resuming a finished run printed\n%s\nwant it to end with %q", got, st.Summary())
+	}
+}
+
+// mustPlan is the plan a command line gives.
+func mustPlan(t *testing.T, args []string) spsa.Plan {
+	t.Helper()
+	s := spsa.DefaultSettings()
+	if err := configs.ParseCommand("spsa", about, "", &s, args, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	return s.Plan
+}
