@@ -81,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &spsa.Runner{Settings: s}
+	r := spsa.NewRunner(s)
 	if !s.Quiet {
 		r.Progress = stderr
 	}
@@ -94,6 +94,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-24s %6d -> %6d  (θ %.2f)\n", name, st.Start[i], st.Values()[i], st.Theta[i])
 	}
 	fmt.Fprintf(stdout, "engine flags: %s\n", strings.Join(st.Flags(), " "))
+	if st.Forfeits > 0 {
+		fmt.Fprintf(stdout, "forfeits: %d games lost by a crash, a hang, an illegal move or on time\n", st.Forfeits)
+	}
 	if interrupted {
 		fmt.Fprintf(stdout, "interrupted: %d of %d pairs played; run the same command with -resume to continue\n", st.Played, st.Plan.Pairs)
 	}

@@ -22,7 +22,7 @@
 // same run whatever the concurrency, and at a fixed node count the same
 // values. After each batch the state (θ, the pairs played, the score) is
 // written to its file, atomically, so that an interrupted run resumes
-// where it stopped (Resume).
+// where it stopped (LoadState, then Runner.Run).
 package spsa
 
 import (
@@ -339,11 +339,20 @@ func sign(seed uint64, k, i int) float64 {
 
 // Runner carries out a run.
 type Runner struct {
-	Settings Settings
-	Progress io.Writer // nil: no progress
-	// play plays one game pair (tests replace it); nil: a match between
+	StateFile   string        // where the state is saved after every batch
+	Concurrency int           // pairs played at once (at least 1)
+	Margin      time.Duration // allowed beyond a clock or movetime budget
+	MoveTimeout time.Duration // budget for one node- or depth-limited search
+	Progress    io.Writer     // nil: no progress
+	// play plays one game pair (tests replace it); nil: match.Run, between
 	// the engine's two command lines.
 	play func(ctx context.Context, cfg *match.Config) (*match.Result, error)
+}
+
+// NewRunner returns the runner that settings describe.
+func NewRunner(s Settings) *Runner {
+	return &Runner{StateFile: s.State, Concurrency: s.Concurrency,
+		Margin: time.Duration(s.TimeoutMargin), MoveTimeout: time.Duration(s.MoveTimeout)}
 }
 
 // pair is one pair's perturbation and outcome.
@@ -384,7 +393,7 @@ func (r *Runner) Run(ctx context.Context, st *State) error {
 		batch := make([]pair, min(plan.Batch, plan.Pairs-st.Played))
 		jobs := make(chan int)
 		var wg sync.WaitGroup
-		for range max(1, min(r.Settings.Concurrency, len(batch))) {
+		for range max(1, min(r.Concurrency, len(batch))) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -420,7 +429,7 @@ func (r *Runner) Run(ctx context.Context, st *State) error {
 		}
 		st.Played += len(batch)
 		st.Seconds += time.Since(start).Seconds()
-		if err := st.Save(r.Settings.State); err != nil {
+		if err := st.Save(r.StateFile); err != nil {
 			return err
 		}
 		bar.Describe(fmt.Sprintf("+%d =%d -%d for θ+c", st.W, st.D, st.L))
@@ -449,8 +458,8 @@ func (r *Runner) playPair(ctx context.Context, play func(context.Context, *match
 		Openings:     []pgn.Opening{openings[k%len(openings)]},
 		Concurrency:  1,
 		MaxPlies:     plan.MaxPlies,
-		Margin:       time.Duration(r.Settings.TimeoutMargin),
-		MoveTimeout:  time.Duration(r.Settings.MoveTimeout),
+		Margin:       r.Margin,
+		MoveTimeout:  r.MoveTimeout,
 		ReadyTimeout: 30 * time.Second,
 	}
 	if plan.Resign != (match.ResignRule{}) {

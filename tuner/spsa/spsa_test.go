@@ -80,13 +80,14 @@ func runFake(t *testing.T, plan Plan, concurrency, stopAfter int, st *State, pat
 		}
 	}
 	s := DefaultSettings()
-	s.Plan, s.State, s.Concurrency = plan, path, concurrency
+	s.State, s.Concurrency = path, concurrency
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	play := fakePlay(t, plan.TC)
 	var mu sync.Mutex
 	played := 0
-	r := &Runner{Settings: s, play: func(c context.Context, cfg *match.Config) (*match.Result, error) {
+	r := NewRunner(s)
+	r.play = func(c context.Context, cfg *match.Config) (*match.Result, error) {
 		mu.Lock()
 		played++
 		if played == stopAfter {
@@ -94,7 +95,7 @@ func runFake(t *testing.T, plan Plan, concurrency, stopAfter int, st *State, pat
 		}
 		mu.Unlock()
 		return play(c, cfg)
-	}}
+	}
 	return st, r.Run(ctx, st)
 }
 
