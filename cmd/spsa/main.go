@@ -90,8 +90,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil && !interrupted {
 		return err
 	}
+	values := st.Values()
 	for i, name := range st.Names {
-		fmt.Fprintf(stdout, "%-24s %6d -> %6d  (θ %.2f)\n", name, st.Start[i], st.Values()[i], st.Theta[i])
+		fmt.Fprintf(stdout, "%-24s %6d -> %6d  (θ %.2f)\n", name, st.Start[i], values[i], st.Theta[i])
 	}
 	fmt.Fprintf(stdout, "engine flags: %s\n", strings.Join(st.Flags(), " "))
 	if st.Forfeits > 0 {
