@@ -63,7 +63,7 @@ const (
 // and its key in a config file and in the state file.
 type Plan struct {
 	Engine   string            `json:"engine" usage:"the engine's command line (words split on spaces; quotes group); each game adds -param NAME=VALUE for every parameter tuned"`
-	Params   string            `json:"params" usage:"the search parameters to tune, comma-separated (bin/engine -params lists them), each NAME or NAME:C with C its perturbation at the end of the run (default: a twentieth of its range, at least 1)"`
+	Params   string            `json:"params" usage:"the search parameters to tune, comma-separated (bin/engine -params lists them), each NAME, NAME=START, NAME:C or NAME=START:C, with START its value at the start (default: the search's default) and C its perturbation at the end of the run (default: a twentieth of its range, at least 1)"`
 	Pairs    int               `json:"pairs" usage:"game pairs in the run: the schedule's length"`
 	Batch    int               `json:"batch" usage:"pairs played from one set of values before they are updated"`
 	REnd     float64           `json:"r-end" usage:"the learning rate R at the end of the run"`
@@ -106,15 +106,17 @@ func DefaultSettings() Settings {
 	}
 }
 
-// Param is one tuned parameter: the search's (search.Param) with its
-// perturbation at the end of the run, C.
+// Param is one tuned parameter: the search's (search.Param) with its value
+// at the start of the run and its perturbation at the end, C.
 type Param struct {
 	search.Param
-	C float64
+	Start int
+	C     float64
 }
 
-// ParamList reads the plan's parameter list, each with its C; an unknown
-// name, one named twice or a C that is not positive is an error naming it.
+// ParamList reads the plan's parameter list, each with its start and its
+// C; an unknown name, one named twice, a start outside the parameter's
+// range or a C that is not positive is an error naming it.
 func (p *Plan) ParamList() ([]Param, error) {
 	known := map[string]search.Param{}
 	for _, s := range search.ParamList() {
@@ -126,7 +128,8 @@ func (p *Plan) ParamList() ([]Param, error) {
 		if item == "" {
 			continue
 		}
-		name, c, hasC := strings.Cut(item, ":")
+		item, c, hasC := strings.Cut(item, ":")
+		name, start, hasStart := strings.Cut(item, "=")
 		s, ok := known[name]
 		if !ok {
 			return nil, fmt.Errorf("-params: no search parameter %q (bin/engine -params lists them)", name)
@@ -134,7 +137,17 @@ func (p *Plan) ParamList() ([]Param, error) {
 		if slices.ContainsFunc(list, func(q Param) bool { return q.Name == name }) {
 			return nil, fmt.Errorf("-params: %s is named twice", name)
 		}
-		q := Param{Param: s, C: max(1, float64(s.Max-s.Min)/20)}
+		q := Param{Param: s, Start: s.Default, C: max(1, float64(s.Max-s.Min)/20)}
+		if hasStart {
+			v, err := strconv.Atoi(start)
+			if err != nil {
+				return nil, fmt.Errorf("-params: %s: start %q is not a whole number", name, start)
+			}
+			if v < s.Min || v > s.Max {
+				return nil, fmt.Errorf("-params: %s: start %d is outside its range [%d, %d]", name, v, s.Min, s.Max)
+			}
+			q.Start = v
+		}
 		if hasC {
 			v, err := strconv.ParseFloat(c, 64)
 			if err != nil || !(v > 0) || math.IsInf(v, 0) {
@@ -182,7 +195,7 @@ type State struct {
 	Plan    Plan      `json:"plan"`
 	Names   []string  `json:"names"`  // the tuned parameters, in the plan's order
 	Theta   []float64 `json:"theta"`  // their values now
-	Start   []int     `json:"start"`  // their values at the start (the search's defaults then)
+	Start   []int     `json:"start"`  // their values at the start
 	Played  int       `json:"played"` // game pairs played
 	// W, D and L count the games of the engine with θ+c.
 	W int `json:"w"`
@@ -201,7 +214,7 @@ const (
 )
 
 // NewState returns the state of a run of plan that has not started: θ at
-// the search's defaults.
+// the parameters' starts.
 func NewState(plan Plan) (*State, error) {
 	if err := plan.check(); err != nil {
 		return nil, err
@@ -210,8 +223,8 @@ func NewState(plan Plan) (*State, error) {
 	st := &State{Format: StateFormat, Version: StateVersion, Plan: plan}
 	for _, p := range params {
 		st.Names = append(st.Names, p.Name)
-		st.Theta = append(st.Theta, float64(p.Default))
-		st.Start = append(st.Start, p.Default)
+		st.Theta = append(st.Theta, float64(p.Start))
+		st.Start = append(st.Start, p.Start)
 	}
 	return st, nil
 }

@@ -2,10 +2,12 @@ package spsa
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,32 +102,44 @@ func runFake(t *testing.T, plan Plan, concurrency, stopAfter int, st *State, pat
 }
 
 // TestRunMovesTowardTheOptimum checks that SPSA moves the parameters from
-// the search's defaults toward where the fake games' strength peaks.
+// their starts (the search's defaults, or the values -params gives, here
+// beyond the peak) toward where the fake games' strength peaks.
 func TestRunMovesTowardTheOptimum(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.json")
-	st, err := runFake(t, testPlan(), 2, 0, nil, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Played != 600 || st.W+st.D+st.L != 1200 {
-		t.Fatalf("played %d pairs, %d games", st.Played, st.W+st.D+st.L)
-	}
-	for i, name := range st.Names {
-		start, got := float64(st.Start[i]), st.Theta[i]
-		if math.Abs(got-float64(target[name])) > 0.5*math.Abs(start-float64(target[name])) {
-			t.Errorf("%s: %v -> %v, want at least half way to %d", name, start, got, target[name])
+	for params, starts := range map[string][]int{
+		"LMRBase,RFPMargin:4":         {80, 80},
+		"LMRBase=160,RFPMargin=100:4": {160, 100},
+	} {
+		path := filepath.Join(t.TempDir(), "state.json")
+		plan := testPlan()
+		plan.Params = params
+		st, err := runFake(t, plan, 2, 0, nil, path)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	saved, err := LoadState(path, st.Plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(saved, st) {
-		t.Errorf("the state file holds %+v, the run ended with %+v", saved, st)
-	}
-	want := "spsa: 600 of 600 pairs, +"
-	if got := st.Summary(); !strings.HasPrefix(got, want) || !strings.Contains(got, " LMRBase=") || !strings.Contains(got, "(from 80)") {
-		t.Errorf("Summary() = %q", got)
+		if st.Played != 600 || st.W+st.D+st.L != 1200 {
+			t.Fatalf("%s: played %d pairs, %d games", params, st.Played, st.W+st.D+st.L)
+		}
+		if !slices.Equal(st.Start, starts) {
+			t.Errorf("%s: started from %v, want %v", params, st.Start, starts)
+		}
+		for i, name := range st.Names {
+			start, got := float64(st.Start[i]), st.Theta[i]
+			if math.Abs(got-float64(target[name])) > 0.5*math.Abs(start-float64(target[name])) {
+				t.Errorf("%s: %s: %v -> %v, want at least half way to %d", params, name, start, got, target[name])
+			}
+		}
+		saved, err := LoadState(path, st.Plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(saved, st) {
+			t.Errorf("%s: the state file holds %+v, the run ended with %+v", params, saved, st)
+		}
+		want := "spsa: 600 of 600 pairs, +"
+		from := fmt.Sprintf("(from %d)", starts[0])
+		if got := st.Summary(); !strings.HasPrefix(got, want) || !strings.Contains(got, " LMRBase=") || !strings.Contains(got, from) {
+			t.Errorf("%s: Summary() = %q", params, got)
+		}
 	}
 }
 
@@ -192,7 +206,7 @@ func TestSchedule(t *testing.T) {
 }
 
 func TestParamList(t *testing.T) {
-	p := Plan{Params: " LMRBase , SEEQuietMargin:2.5,AspirationMinDepth"}
+	p := Plan{Params: " LMRBase , SEEQuietMargin:2.5,AspirationMinDepth,RFPMargin=70,LMPBase=5:0.5"}
 	list, err := p.ParamList()
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +215,14 @@ func TestParamList(t *testing.T) {
 	for _, s := range search.ParamList() {
 		byName[s.Name] = s
 	}
-	want := []Param{{byName["LMRBase"], 10}, {byName["SEEQuietMargin"], 2.5}, {byName["AspirationMinDepth"], 1}}
+	param := func(name string, start int, c float64) Param {
+		if start < 0 {
+			start = byName[name].Default
+		}
+		return Param{byName[name], start, c}
+	}
+	want := []Param{param("LMRBase", -1, 10), param("SEEQuietMargin", -1, 2.5), param("AspirationMinDepth", -1, 1),
+		param("RFPMargin", 70, 9), param("LMPBase", 5, 0.5)}
 	if !reflect.DeepEqual(list, want) {
 		t.Errorf("ParamList() = %v, want %v", list, want)
 	}
@@ -212,6 +233,10 @@ func TestParamList(t *testing.T) {
 		"LMRBase:0":          `-params: LMRBase: perturbation "0" is not a positive number`,
 		"LMRBase:x":          `-params: LMRBase: perturbation "x" is not a positive number`,
 		"RFPMargin:-1,Other": `-params: RFPMargin: perturbation "-1" is not a positive number`,
+		"RFPMargin=":         `-params: RFPMargin: start "" is not a whole number`,
+		"RFPMargin=7.5:2":    `-params: RFPMargin: start "7.5" is not a whole number`,
+		"RFPMargin=9999":     `-params: RFPMargin: start 9999 is outside its range [`,
+		"Hash=1":             `-params: no search parameter "Hash"`,
 	} {
 		if _, err := (&Plan{Params: params}).ParamList(); err == nil || !strings.HasPrefix(err.Error(), msg) {
 			t.Errorf("-params %q: %v, want %q", params, err, msg)
