@@ -10,7 +10,8 @@
 // interrupt (Ctrl-C) stops at the last batch finished, and the same command
 // with -resume continues the run from its state file, playing exactly the
 // games an uninterrupted run would. The output is a line for each
-// parameter, the engine flags of the tuned values, and last
+// parameter, the engine flags of the tuned values, the -params list that
+// starts a further run from them, and last
 //
 //	spsa: P of N pairs, +W =D -L for θ+c: NAME=VALUE (from START) ...
 //
@@ -95,6 +96,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-24s %6d -> %6d  (θ %.2f)\n", name, st.Start[i], values[i], st.Theta[i])
 	}
 	fmt.Fprintf(stdout, "engine flags: %s\n", strings.Join(st.Flags(), " "))
+	fmt.Fprintf(stdout, "next run from here: -params %s\n", st.NextParams())
 	if st.Forfeits > 0 {
 		fmt.Fprintf(stdout, "forfeits: %d games lost by a crash, a hang, an illegal move or on time\n", st.Forfeits)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -37,15 +38,15 @@ func TestMain(m *testing.M) {
 // same file is refused, and the same plan resumed plays nothing more.
 func TestRunAndResume(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "run.json")
-	args := []string{"-engine", engineBin, "-params", "LMRBase,SEEQuietMargin", "-pairs", "2", "-batch", "2",
+	args := []string{"-engine", engineBin, "-params", "LMRBase, SEEQuietMargin=30:2.5", "-pairs", "2", "-batch", "2",
 		"-tc", "nodes=300", "-max-plies", "60", "-concurrency", "2", "-state", state, "-quiet"}
 	var stdout, stderr bytes.Buffer
 	if err := run(args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], "LMRBase ") || !strings.HasPrefix(lines[2], "engine flags: -param LMRBase=") ||
-		!strings.HasPrefix(lines[3], "spsa: 2 of 2 pairs, +") {
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "LMRBase ") || !strings.HasPrefix(lines[1], "SEEQuietMargin               30 -> ") ||
+		!strings.HasPrefix(lines[2], "engine flags: -param LMRBase=") || !strings.HasPrefix(lines[4], "spsa: 2 of 2 pairs, +") {
 		t.Errorf("output:\n%s", stdout.String())
 	}
 	st, err := spsa.LoadState(state, mustPlan(t, args))
@@ -55,8 +56,12 @@ func TestRunAndResume(t *testing.T) {
 	if st.Played != 2 || st.W+st.D+st.L != 4 || st.Forfeits != 0 {
 		t.Errorf("state: %d pairs, +%d =%d -%d, %d forfeits", st.Played, st.W, st.D, st.L, st.Forfeits)
 	}
-	if lines[3] != st.Summary() {
-		t.Errorf("last line %q, the state's summary %q", lines[3], st.Summary())
+	if lines[4] != st.Summary() {
+		t.Errorf("last line %q, the state's summary %q", lines[4], st.Summary())
+	}
+	v := st.Values()
+	if want := fmt.Sprintf("next run from here: -params LMRBase=%d,SEEQuietMargin=%d:2.5", v[0], v[1]); lines[3] != want {
+		t.Errorf("line 4 %q, want %q", lines[3], want)
 	}
 	// Without -resume the file is not overwritten.
 	stdout.Reset()

@@ -123,11 +123,7 @@ func (p *Plan) ParamList() ([]Param, error) {
 		known[s.Name] = s
 	}
 	var list []Param
-	for _, item := range strings.Split(p.Params, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
+	for _, item := range paramItems(p.Params) {
 		item, c, hasC := strings.Cut(item, ":")
 		name, start, hasStart := strings.Cut(item, "=")
 		s, ok := known[name]
@@ -161,6 +157,17 @@ func (p *Plan) ParamList() ([]Param, error) {
 		return nil, errors.New("-params: name at least one search parameter (bin/engine -params lists them)")
 	}
 	return list, nil
+}
+
+// paramItems splits a -params list into its items, blanks dropped.
+func paramItems(params string) []string {
+	var items []string
+	for _, item := range strings.Split(params, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			items = append(items, item)
+		}
+	}
+	return items
 }
 
 // check reports the first setting of the plan that cannot be run.
@@ -301,6 +308,22 @@ func (st *State) Values() []int {
 // "-param NAME=VALUE" for each.
 func (st *State) Flags() []string {
 	return paramFlags(st.Names, st.Values())
+}
+
+// NextParams returns the plan's -params with each parameter starting at
+// its tuned value (and its C as the plan gives it): the list for a further
+// run from where this one stands.
+func (st *State) NextParams() string {
+	values := st.Values()
+	items := paramItems(st.Plan.Params)
+	for i, item := range items {
+		_, c, hasC := strings.Cut(item, ":")
+		items[i] = fmt.Sprintf("%s=%d", st.Names[i], values[i])
+		if hasC {
+			items[i] += ":" + c
+		}
+	}
+	return strings.Join(items, ",")
 }
 
 // paramFlags returns "-param NAME=VALUE" for each name and value.

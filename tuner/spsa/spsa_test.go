@@ -135,6 +135,17 @@ func TestRunMovesTowardTheOptimum(t *testing.T) {
 		if !reflect.DeepEqual(saved, st) {
 			t.Errorf("%s: the state file holds %+v, the run ended with %+v", params, saved, st)
 		}
+		// A further run from here starts at the tuned values, with the same Cs.
+		next := Plan{Params: st.NextParams()}
+		list, err := next.ParamList()
+		if err != nil {
+			t.Fatalf("%s: NextParams() = %q: %v", params, next.Params, err)
+		}
+		for i, q := range list {
+			if q.Name != st.Names[i] || q.Start != st.Values()[i] || q.C != map[string]float64{"LMRBase": 10, "RFPMargin": 4}[q.Name] {
+				t.Errorf("%s: NextParams() = %q: parameter %d is %+v", params, next.Params, i, q)
+			}
+		}
 		want := "spsa: 600 of 600 pairs, +"
 		from := fmt.Sprintf("(from %d)", starts[0])
 		if got := st.Summary(); !strings.HasPrefix(got, want) || !strings.Contains(got, " LMRBase=") || !strings.Contains(got, from) {
