@@ -276,6 +276,24 @@ type contTable [16][64]int16
 func (e *Engine) Search(pos *board.Position, lim Limits, report func(Info)) Result {
 	e.stop.Store(false)
 	e.ponderhit.Store(false)
+	return e.search(pos, lim, report)
+}
+
+// Start begins a search as Search does, in the background, and returns a
+// function that waits for its result. A Stop or PonderHit made once Start
+// has returned always reaches this search; one made while a Search called
+// in a new goroutine has not yet begun would be lost (an infinite search
+// never stopping). pos must not change until the search is over.
+func (e *Engine) Start(pos *board.Position, lim Limits, report func(Info)) (wait func() Result) {
+	e.stop.Store(false)
+	e.ponderhit.Store(false)
+	done := make(chan Result, 1)
+	go func() { done <- e.search(pos, lim, report) }()
+	return func() Result { return <-done }
+}
+
+// search is Search once the stop and ponderhit signals are cleared.
+func (e *Engine) search(pos *board.Position, lim Limits, report func(Info)) Result {
 	e.tt.NewSearch()
 	multiPV := lim.MultiPV
 	if multiPV <= 0 {

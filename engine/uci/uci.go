@@ -320,6 +320,21 @@ func (s *Session) goCmd(args []string) {
 		n, ok := s.intArg(args, i)
 		return time.Duration(n) * time.Millisecond, ok
 	}
+	// A clock may read zero or less (a GUI that allows a margin past it):
+	// it is searched as 1 ms left, the least the engine can do, never as
+	// no clock at all.
+	clock := func(i int) (time.Duration, bool) {
+		if i >= len(args) {
+			s.printf("info string go: %s needs a value\n", args[i-1])
+			return 0, false
+		}
+		n, err := strconv.Atoi(args[i])
+		if err != nil {
+			s.printf("info string go: %s needs a whole number of milliseconds, got %q\n", args[i-1], args[i])
+			return 0, false
+		}
+		return max(time.Duration(n)*time.Millisecond, time.Millisecond), true
+	}
 	for i := 0; i < len(args); i++ {
 		var ok = true
 		switch args[i] {
@@ -338,10 +353,10 @@ func (s *Session) goCmd(args []string) {
 			lim.MoveTime, ok = ms(i + 1)
 			i++
 		case "wtime":
-			lim.WTime, ok = ms(i + 1)
+			lim.WTime, ok = clock(i + 1)
 			i++
 		case "btime":
-			lim.BTime, ok = ms(i + 1)
+			lim.BTime, ok = clock(i + 1)
 			i++
 		case "winc":
 			lim.WInc, ok = ms(i + 1)
@@ -396,9 +411,10 @@ func (s *Session) goCmd(args []string) {
 	s.holdMu.Unlock()
 	s.busy = true
 	s.running.Add(1)
+	wait := s.engine.Start(pos, lim, s.printInfo) // a stop from now on reaches this search
 	go func() {
 		defer s.running.Done()
-		res := s.engine.Search(pos, lim, s.printInfo)
+		res := wait()
 		if lim.Mate > 0 && res.BestMove != board.NullMove && res.Score < search.MateScore-(2*lim.Mate-1) {
 			if res.NoMateIn >= lim.Mate {
 				s.printf("info string go mate %d: there is no mate in %d\n", lim.Mate, lim.Mate)

@@ -198,6 +198,58 @@ func TestPonderHitReleasesSearch(t *testing.T) {
 	}
 }
 
+// TestStopRightAfterGoIsNeverLost sends stop (or ponderhit) the moment go
+// returns, before the search can have begun: each must still end the
+// search (a stop lost to a search that had not started would leave go
+// infinite running for ever, and the GUI waiting).
+func TestStopRightAfterGoIsNeverLost(t *testing.T) {
+	for _, cmds := range [][2]string{{"go infinite", "stop"}, {"go ponder wtime 100 btime 100", "ponderhit"}} {
+		var out syncBuffer
+		s := NewSession(&out)
+		s.Handle("position startpos")
+		for i := range 50 {
+			// A lost stop blocks in stop itself (it waits for the bestmove).
+			done := make(chan struct{})
+			go func() { s.Handle(cmds[0]); s.Handle(cmds[1]); s.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s then %s, try %d: no bestmove within 5 s", cmds[0], cmds[1], i+1)
+			}
+		}
+		if n := strings.Count(out.String(), "bestmove "); n != 50 {
+			t.Errorf("%s then %s: %d bestmoves for 50 searches", cmds[0], cmds[1], n)
+		}
+	}
+}
+
+// TestClockAtOrBelowZero checks that a clock read as zero or less (a GUI
+// that allows a margin past it) is searched as next to no time: a legal
+// move at once, not a refusal and not an unlimited search.
+func TestClockAtOrBelowZero(t *testing.T) {
+	for _, clock := range []string{"wtime -25 btime 1000", "wtime 0 btime 0", "wtime -1 btime -1 winc 0 binc 0"} {
+		var out syncBuffer
+		s := NewSession(&out)
+		s.Handle("position startpos")
+		s.Handle("go " + clock)
+		done := make(chan struct{})
+		go func() { s.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			s.Handle("stop")
+			t.Fatalf("go %s: no bestmove within 5 s", clock)
+		}
+		if got := out.String(); !strings.Contains(got, "bestmove ") || strings.Contains(got, "bestmove 0000") || strings.Contains(got, "info string") {
+			t.Errorf("go %s:\n%s", clock, got)
+		}
+	}
+	out := run(t, "position startpos", "go wtime x btime 10")
+	if !strings.Contains(out, `info string go: wtime needs a whole number of milliseconds, got "x"`) || !strings.Contains(out, "bestmove 0000") {
+		t.Errorf("go wtime x:\n%s", out)
+	}
+}
+
 // The mate positions and their mating moves were confirmed with Stockfish
 // (see engine/search's TestSearchFindsMatesAtExactDistance).
 func TestGoMateFindsTheMate(t *testing.T) {
