@@ -678,6 +678,11 @@ func (w *worker) quiescence(alpha, beta, ply int, useTT bool) int {
 		return 0
 	}
 	inCheck := p.InCheck()
+	// The fifty-move rule, at the horizon too (negamax hands a leaf here
+	// before its own test): a draw unless the side to move is mated.
+	if p.HalfmoveClock() >= 100 && (!inCheck || p.HasLegalMove()) {
+		return 0
+	}
 	if ply >= MaxPly {
 		if inCheck {
 			return 0

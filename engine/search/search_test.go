@@ -106,12 +106,15 @@ func TestSearchScoresFiftyMoveRuleAsDraw(t *testing.T) {
 	// move completes fifty moves without capture or pawn move.
 	lost := "7k/8/8/8/8/8/8/KQ6 b - - %d 80"
 	p := mustFEN(t, sprintf(lost, 99))
-	res := New(Options{HashMB: 8}).Search(p, Limits{Depth: 10}, nil)
-	if res.Score != 0 {
-		t.Errorf("halfmove 99: score %d, want 0", res.Score)
+	// At depth 1 the fiftieth move's position is a leaf, for quiescence.
+	for _, depth := range []int{1, 2, 10} {
+		res := New(Options{HashMB: 8}).Search(p, Limits{Depth: depth}, nil)
+		if res.Score != 0 {
+			t.Errorf("halfmove 99, depth %d: score %d, want 0", depth, res.Score)
+		}
 	}
 	p = mustFEN(t, sprintf(lost, 0))
-	res = New(Options{HashMB: 8}).Search(p, Limits{Depth: 10}, nil)
+	res := New(Options{HashMB: 8}).Search(p, Limits{Depth: 10}, nil)
 	if res.Score > -500 {
 		t.Errorf("halfmove 0: score %d, want clearly lost", res.Score)
 	}
