@@ -130,8 +130,9 @@ func TestMateSearchLimits(t *testing.T) {
 		t.Errorf("nodes 50000: best %v after %d nodes", res.BestMove, res.Nodes)
 	}
 	e := New(Options{HashMB: 1})
+	wait := e.Start(board.NewPosition(), Limits{Mate: 12}, nil) // a Stop from now on reaches it
 	done := make(chan Result)
-	go func() { done <- e.Search(board.NewPosition(), Limits{Mate: 12}, nil) }()
+	go func() { done <- wait() }()
 	time.Sleep(100 * time.Millisecond)
 	e.Stop()
 	select {

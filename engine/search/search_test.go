@@ -226,8 +226,11 @@ func TestSearchRespectsClock(t *testing.T) {
 
 func TestStopEndsInfiniteSearch(t *testing.T) {
 	e := New(Options{HashMB: 8})
+	// Start, not Search in a goroutine: a Stop before such a Search began
+	// would be lost (on a loaded machine, now and then).
+	wait := e.Start(board.NewPosition(), Limits{Infinite: true}, nil)
 	done := make(chan Result)
-	go func() { done <- e.Search(board.NewPosition(), Limits{Infinite: true}, nil) }()
+	go func() { done <- wait() }()
 	time.Sleep(50 * time.Millisecond)
 	start := time.Now()
 	e.Stop()
