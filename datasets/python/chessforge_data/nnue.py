@@ -4,7 +4,7 @@
 engine/nnue: QA = 255, QB = 64, SCALE = 400).
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
-                          [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto]
+                          [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto] [--preload]
                           [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
     chessforge-nnue pawnscale DATA... --network net.nnue --write
@@ -52,7 +52,9 @@ and builds the features from their 768 piece bits (:func:`piece_bits`): as
 sparse lists for the EmbeddingBag on a CPU (:func:`sparse_features`), as
 dense 0/1 rows through matrix products on CUDA (:func:`dense_features`,
 :meth:`Net.forward_dense`); ``--inputs`` chooses. Both train the same
-network up to float rounding.
+network up to float rounding. ``--preload`` reads the rows once into the
+device's memory (:class:`Preloaded`) and draws each epoch from there, which
+is what keeps a GPU busy: streamed, the CPU's reading is the bottleneck.
 """
 
 import argparse
@@ -543,22 +545,31 @@ def _dense(inputs, device):
     return inputs == "dense" or (inputs == "auto" and device.type == "cuda")
 
 
+def _tensor(a):
+    return a if isinstance(a, torch.Tensor) else torch.from_numpy(a)
+
+
 def _loss(model, rows, device, mirror, dense):
     """The mean squared error of a batch of compact rows and its size.
-    Dense: the rows' bits go to the device as they are (104 bytes a row)
-    and the features are built there. Sparse: the lists are built on the
-    CPU."""
+    ``rows["packed"]`` and ``rows["value"]`` are NumPy arrays or tensors
+    on any device (:class:`Preloaded`'s). Dense: the rows' bits go to the
+    device as they are (104 bytes a row) and the features are built there.
+    Sparse: the lists are built on the CPU."""
     if dense:
-        out = model.forward_dense(*dense_features(piece_bits(torch.from_numpy(rows["packed"]).to(device)), mirror))
+        out = model.forward_dense(*dense_features(piece_bits(_tensor(rows["packed"]).to(device)), mirror))
     else:
-        us, us_off, them, them_off = sparse_features(piece_bits(rows["packed"]), mirror)
+        packed = rows["packed"]
+        if isinstance(packed, torch.Tensor):
+            packed = packed.cpu()
+        us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
         out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
-    value = torch.from_numpy(rows["value"]).to(device)
+    value = _tensor(rows["value"]).to(device)
     return torch.mean((torch.sigmoid(out) - value) ** 2), len(value)
 
 
 def evaluate(model, ds, device, mirror=False, inputs="auto"):
-    """The mean loss over a dataset (no gradient) and its rows."""
+    """The mean loss over a dataset (no gradient) and its rows; ``ds`` is
+    a :class:`ChessDataset` or a :class:`Preloaded` one."""
     total, n = torch.zeros((), dtype=torch.float64, device=device), 0
     dense = _dense(inputs, device)
     with torch.no_grad():
@@ -569,15 +580,67 @@ def evaluate(model, ds, device, mirror=False, inputs="auto"):
     return float(total) / max(n, 1), n
 
 
+class Preloaded:
+    """A dataset's rows read once and kept on a device (``--preload``):
+    the side to move's 768 piece bits (uint8 [N, 12, 8], 96 bytes a row)
+    and the value target (float32 [N]) of every row the dataset's filters
+    keep, as the dataset presents them. A GPU then trains from its own
+    memory, without waiting for the CPU to read, filter and mirror each
+    epoch again; on a CPU it saves the reading too.
+
+    :meth:`set_epoch` chooses the epoch; :meth:`compact_batches` yields
+    its batches: all rows in a random order drawn on the CPU from the seed
+    and the epoch alone (so a CPU and a GPU run, or a resumed one, see the
+    same batches), or in the order read with ``shuffle`` false (validation).
+    """
+
+    def __init__(self, ds, device, batch_size, seed, shuffle=True):
+        read_rows = max(batch_size, 65536)  # large reads: the batch size is the training's alone
+        was, ds.batch_size = ds.batch_size, read_rows
+        saved_buffer, ds.shuffle_buffer = ds.shuffle_buffer, 0
+        packed, value = [], []
+        try:
+            for rows in ds.compact_batches():
+                packed.append(torch.from_numpy(np.ascontiguousarray(rows["packed"][:, :12])).to(device))
+                value.append(torch.from_numpy(rows["value"]).to(device))
+        finally:
+            ds.batch_size, ds.shuffle_buffer = was, saved_buffer
+        self.packed = torch.cat(packed) if packed else torch.zeros((0, 12, 8), dtype=torch.uint8, device=device)
+        self.value = torch.cat(value) if value else torch.zeros(0, dtype=torch.float32, device=device)
+        self.batch_size, self.seed, self.shuffle, self.epoch = batch_size, seed, shuffle, 0
+
+    def __len__(self):
+        return len(self.value)
+
+    @property
+    def nbytes(self):
+        return self.packed.numel() + 4 * self.value.numel()
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+    def compact_batches(self):
+        n, B = len(self), self.batch_size
+        if self.shuffle:
+            g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)
+            order = torch.randperm(n, generator=g).to(self.packed.device)
+            for i in range(0, n, B):
+                idx = order[i:i + B]
+                yield {"packed": self.packed[idx], "value": self.value[idx]}
+        else:
+            for i in range(0, n, B):
+                yield {"packed": self.packed[i:i + B], "value": self.value[i:i + B]}
+
+
 # The settings a resumed run must share with the checkpoint's, so that it
 # continues the same run (epochs, threads, device and inputs may change).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
                    "init_scale", "hidden", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
-                   "init")
+                   "init", "preload")
 
 # Settings added after checkpoints were first written, with the value an
 # older checkpoint's run had.
-_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN}
+_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN, "preload": False}
 
 
 def _checkpoints(out):
@@ -677,6 +740,14 @@ def _train(args, device):
     n_train, n_val = rows(tr), rows(val)
     print(f"{n_train} training positions, {n_val} validation, on {device}, "
           f"lambda {args.lam}, {architecture(args.buckets, args.mirror, args.hidden)}", flush=True)
+    if args.preload:
+        t0 = time.perf_counter()
+        tr = Preloaded(tr, device, args.batch_size, args.seed)
+        if val:
+            val = Preloaded(val, device, args.batch_size, args.seed, shuffle=False)
+        print(f"preloaded {len(tr)} training and {len(val) if val else 0} validation positions "
+              f"({(tr.nbytes + (val.nbytes if val else 0)) / 2**20:.0f} MiB on {device}) "
+              f"in {time.perf_counter() - t0:.1f} s", flush=True)
     if args.init and not start and val:
         model.eval()
         init_val = round(evaluate(model, val, device, args.mirror, args.inputs)[0], 7)
@@ -855,6 +926,10 @@ def main(argv=None):
     t.add_argument("--inputs", choices=INPUTS_CHOICES, default="auto",
                    help="the features as sparse lists (EmbeddingBag) or dense rows (matrix products); "
                         "auto: dense on CUDA, sparse on the CPU. The same network up to float rounding")
+    t.add_argument("--preload", action="store_true",
+                   help="read the rows the filters keep once and keep them on the device (96 bytes a position), "
+                        "each epoch drawing them all in a random order from the seed and the epoch; "
+                        "--shuffle-buffer is not used. What keeps a GPU busy")
     t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
     t.add_argument("--init", help="start from this checkpoint's (.pt) or network file's (.nnue) weights "
                                   "instead of random ones (a fresh optimizer; epochs count from 1)")

@@ -169,6 +169,51 @@ class Training(unittest.TestCase):
             self.assertAlmostEqual(x["train_loss"], y["train_loss"], places=5)
             self.assertAlmostEqual(x["val_loss"], y["val_loss"], places=5)
 
+    def test_preloaded_rows_train_like_the_streamed_ones(self):
+        # The same rows as streaming (every row the filters keep, once an
+        # epoch, the same validation loss of the same model), in an order of
+        # their own that the seed and epoch fix: a repeated run and a resumed
+        # one give the same weights, and another seed other weights.
+        common = ("--lr-gamma", "0.5", "--buckets", "2", "--hidden", "32", "--min-ply", "4", "--skip-in-check",
+                  "--steps", "0")
+        streamed = self.train("streamed", "--epochs", "1", *common)
+        pre = self.train("pre", "--epochs", "2", "--preload", *common)
+        again = self.train("pre2", "--epochs", "2", "--preload", *common)
+        self.train("pre3", "--epochs", "1", "--preload", *common)
+        resumed = self.train("pre3", "--epochs", "2", "--preload", "--resume", *common)
+        other = os.path.join(self.tmp, "pre4")
+        run("train", self.data, "--out", other, "--batch-size", "128", "--seed", "4", "--shuffle-buffer", "2000",
+            "--val-every", "5", "--epochs", "1", "--preload", *common)
+        a = torch.load(os.path.join(pre, "epoch-0002.pt"))
+        for path in (again, resumed):
+            b = torch.load(os.path.join(path, "epoch-0002.pt"))
+            for k in a["model"]:
+                self.assertTrue(torch.equal(a["model"][k], b["model"][k]), (path, k))
+            self.assertEqual(a["history"], b["history"])
+        s = torch.load(os.path.join(streamed, "epoch-0001.pt"))
+        self.assertEqual(a["history"][0]["positions"], s["history"][0]["positions"])
+        self.assertEqual(a["history"][0]["positions"], a["train_rows"])
+        self.assertFalse(torch.equal(torch.load(os.path.join(pre, "epoch-0001.pt"))["model"]["ft.weight"],
+                                     s["model"]["ft.weight"]))  # another order of the same rows
+        self.assertFalse(torch.equal(torch.load(os.path.join(other, "epoch-0001.pt"))["model"]["ft.weight"],
+                                     torch.load(os.path.join(pre, "epoch-0001.pt"))["model"]["ft.weight"]))
+        # One model's validation loss, read streamed and preloaded.
+        args = nnue.main.__globals__["argparse"].Namespace(batch_size=100, shuffle_buffer=0, lam=0.0, min_ply=4,
+                                                            max_score=0, skip_in_check=True, skip_captures=False,
+                                                            disagree_score=0)
+        ds = nnue._dataset(self.data, args, 3, False)
+        model = nnue.Net(buckets=2, hidden=32)
+        model.load_state_dict(a["model"])
+        loss, n = nnue.evaluate(model, ds, torch.device("cpu"))
+        ploss, pn = nnue.evaluate(model, nnue.Preloaded(ds, torch.device("cpu"), 100, 3, shuffle=False),
+                                  torch.device("cpu"))
+        self.assertEqual(n, pn)
+        self.assertEqual(n, ds.num_rows)
+        self.assertAlmostEqual(loss, ploss, places=9)
+        # The mode is part of the run: a streamed resume of it is an error.
+        self.assertIn("trained with preload True, resumed with False",
+                      self.failed_run(pre, "--epochs", "3", "--resume", *common))
+
     def test_resume_gives_the_uninterrupted_run(self):
         whole = self.train("whole", "--epochs", "3", "--lr-gamma", "0.5")
         part = self.train("part", "--epochs", "1", "--lr-gamma", "0.5")
