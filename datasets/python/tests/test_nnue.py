@@ -174,7 +174,7 @@ class Training(unittest.TestCase):
         # The same rows as streaming (every row the filters keep, once an
         # epoch, the same validation loss of the same model), in an order of
         # their own that the seed and epoch fix: a repeated run and a resumed
-        # one give the same weights, and another seed other weights.
+        # one give the same weights.
         common = ("--lr-gamma", "0.5", "--buckets", "2", "--hidden", "32", "--min-ply", "4", "--skip-in-check",
                   "--steps", "0")
         streamed = self.train("streamed", "--epochs", "1", *common)
