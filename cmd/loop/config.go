@@ -45,13 +45,14 @@ type Config struct {
 	Promote          bool     `json:"promote" usage:"nnue: copy a kept network to network-file and rebuild the binaries (make build): it becomes the embedded default"`
 	// The pawn table of the new network (nnue: fit-pawn-scale, pawn-scale-args).
 	stage.PawnTable
+	MatchLevel bool `json:"match-level" usage:"nnue: fit the new network's pawn table at the level that puts its scores on the current network's scale (chessforge-nnue pawnscale --level-of), for which the search's margins were tuned; false: at the exported file's level (needs fit-pawn-scale)"`
 }
 
 // defaultConfig returns the defaults of every setting.
 func defaultConfig() Config {
 	return Config{Game: match.Chess, Cycle: cycleTexel, WorkDir: "data/loop", WeightsFile: chessWeights, KeepIfUndecided: true,
 		Cycles: 1, Seed: 1, PythonEnv: ".venv", NetworkFile: "engine/nnue/default.nnue",
-		PawnTable: stage.PawnTable{Fit: true}}
+		PawnTable: stage.PawnTable{Fit: true}, MatchLevel: true}
 }
 
 // chessWeights is the chess evaluation's generated tables, the default
@@ -80,6 +81,9 @@ func (c *Config) validate() error {
 		}
 		if c.NetworkFile == "" {
 			return fmt.Errorf("network-file must not be empty")
+		}
+		if c.MatchLevel && !c.PawnTable.Fit {
+			return fmt.Errorf("match-level needs fit-pawn-scale: the level is fitted with the pawn table")
 		}
 	default:
 		return fmt.Errorf("cycle %q: want %s or %s", c.Cycle, cycleTexel, cycleNNUE)

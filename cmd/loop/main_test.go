@@ -237,6 +237,7 @@ func TestCycleSettingsAreChecked(t *testing.T) {
 		{[]string{"-cycle", "nnue", "-cycles", "0"}, "cycles 0: must be positive"},
 		{[]string{"-cycle", "nnue", "-python-env", ""}, "python-env must not be empty"},
 		{[]string{"-cycle", "nnue", "-network-file", ""}, "network-file must not be empty"},
+		{[]string{"-cycle", "nnue", "-fit-pawn-scale=false"}, "match-level needs fit-pawn-scale: the level is fitted with the pawn table"},
 		{[]string{"-cycle", "texel", "-weights-file", ""}, "weights-file must not be empty"},
 		{[]string{"-cycle", "nnue", "-game", "dama", "-weights-file", "engine/dama/eval/weights_gen.go"}, "cycle nnue with game dama: the network cycle trains chess networks only"},
 	} {

@@ -298,8 +298,15 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	}
 	// Its pawn table, fitted to its own scores of the positions it was
 	// trained on: the search scores carry the table of the network that
-	// played, which the new network has partly learnt.
-	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, next, trained.ID, append([]string{npy}, cfg.TrainData...)); err != nil {
+	// played, which the new network has partly learnt. With match-level,
+	// at the level that puts its scores on the current network's scale:
+	// trained on search scores, which run larger than the evaluation that
+	// made them, each network's scores run larger than the last's.
+	levelOf := ""
+	if cfg.MatchLevel {
+		levelOf = base
+	}
+	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, next, trained.ID, append([]string{npy}, cfg.TrainData...), levelOf); err != nil {
 		return cycleResult{}, err
 	}
 	// The engine must play with both networks, not fall back on the

@@ -161,8 +161,8 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	for _, want := range []string{"loop: the first current network is default.nnue (network ", "\n== self-play: done in ",
 		"\n== export to NumPy: done in ", "starting from work/cycle-0001/base.nnue\n", "starting network: val loss ", "\n== train: done in ",
 		"\n== export epoch 1 (lowest validation loss of 1, ", "; the starting network's ",
-		" pawn table: venv/bin/chessforge-nnue pawnscale work/npy --network work/cycle-0001/next.nnue --write --min-score 1 --min-rows 1\n",
-		"\npawn table ", "\n== pawn table: done in "} {
+		" pawn table: venv/bin/chessforge-nnue pawnscale work/npy --network work/cycle-0001/next.nnue --write --min-score 1 --min-rows 1 --level-of work/cycle-0001/base.nnue\n",
+		"\nlevel ", "'s scores (table ", "\npawn table ", "\n== pawn table: done in "} {
 		if !strings.Contains(first, want) {
 			t.Errorf("cycle 1's first run does not say %q:\n%s", want, first)
 		}

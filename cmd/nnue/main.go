@@ -106,7 +106,7 @@ func run(cfg Config, stdout, stderr io.Writer) error {
 	}
 	// Its pawn table, fitted to its own scores of the positions it was
 	// trained on.
-	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, net, trained.ID, []string{npy}); err != nil {
+	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, net, trained.ID, []string{npy}, ""); err != nil {
 		return err
 	}
 

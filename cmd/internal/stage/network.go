@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -284,21 +285,34 @@ type PawnTable struct {
 
 // Run is the pawn-table stage of the network file net, whose id is id:
 // FitPawnScale on data with t.Args when t.Fit, else a line saying it is
-// skipped. It returns the network's id. A fit is recorded beside net
+// skipped. With levelOf, a network file, the table's level is the one
+// that puts net's scores on levelOf's scale (pawnscale --level-of)
+// rather than the file's own. It returns the network's id. A fit is recorded beside net
 // (PawnStampFile): when the same network (id, as exported) is fitted again
 // with the same arguments on the same data by the same code, as a resumed
 // loop or recipe does after re-exporting it, the recorded table is written
 // back instead (chessforge-nnue table --set, 1.6 s) and the fit is
 // skipped; a record that cannot be applied is dropped and the fit runs.
-func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string) (string, error) {
+func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string, levelOf string) (string, error) {
 	if !t.Fit {
 		Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
 		return id, nil
 	}
 	stampFile := PawnStampFile(net)
-	key, err := pawnKey(trainer, id, t.Args, data)
+	args := t.Args
+	if levelOf != "" {
+		args = append(slices.Clip(args), "--level-of", levelOf)
+	}
+	key, err := pawnKey(trainer, id, args, data)
 	if err != nil {
 		return "", err
+	}
+	if levelOf != "" && key != "" {
+		ref, err := DatasetStamp(levelOf)
+		if err != nil {
+			return "", err
+		}
+		key += "reference\n" + ref
 	}
 	if table, fitted, ok := readPawnStamp(stampFile, key); ok && key != "" {
 		got, err := SetPawnTable(stdout, stderr, trainer, net, table,
@@ -314,7 +328,7 @@ func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data [
 	if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	fitted, table, err := fitPawnScale(stdout, stderr, trainer, net, data, t.Args)
+	fitted, table, err := fitPawnScale(stdout, stderr, trainer, net, data, args)
 	if err != nil || key == "" {
 		return fitted, err
 	}

@@ -188,12 +188,19 @@ func TestFitPawnScaleReturnsTheNewID(t *testing.T) {
 	out.Reset()
 	dir := t.TempDir()
 	net := filepath.Join(dir, "n.nnue")
-	if id, err := (PawnTable{Fit: true, Args: []string{"--every", "2"}}).Run(&out, io.Discard, good, net, "old", []string{"npy"}); err != nil ||
+	if id, err := (PawnTable{Fit: true, Args: []string{"--every", "2"}}).Run(&out, io.Discard, good, net, "old", []string{"npy"}, ""); err != nil ||
 		id != "00112233aabbccdd" || !strings.Contains(out.String(), "args: pawnscale npy --network "+net+" --write --every 2\n") {
 		t.Errorf("the stage fitted: id %q, %v\n%s", id, err, out.String())
 	}
+	// With a reference network the level is fitted to its scale.
 	out.Reset()
-	if id, err := (PawnTable{}).Run(&out, io.Discard, good, net, "old", []string{"npy"}); err != nil || id != "old" ||
+	os.Remove(PawnStampFile(net))
+	if id, err := (PawnTable{Fit: true, Args: []string{"--every", "2"}}).Run(&out, io.Discard, good, net, "old", []string{"npy"}, "base.nnue"); err != nil ||
+		id != "00112233aabbccdd" || !strings.Contains(out.String(), "args: pawnscale npy --network "+net+" --write --every 2 --level-of base.nnue\n") {
+		t.Errorf("the stage fitted at the reference's level: id %q, %v\n%s", id, err, out.String())
+	}
+	out.Reset()
+	if id, err := (PawnTable{}).Run(&out, io.Discard, good, net, "old", []string{"npy"}, "base.nnue"); err != nil || id != "old" ||
 		!strings.Contains(out.String(), "pawn table: skipped, fit-pawn-scale is false") || strings.Contains(out.String(), "args:") {
 		t.Errorf("the stage skipped: id %q, %v\n%s", id, err, out.String())
 	}
@@ -238,10 +245,11 @@ esac
 	}
 	const a, b = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb" // exported ids
 	stage := PawnTable{Fit: true, Args: []string{"--every", "4"}}
+	levelOf := "" // the reference network whose scale the level takes
 	run := func(exported string) (string, string) {
 		t.Helper()
 		var out bytes.Buffer
-		id, err := stage.Run(&out, io.Discard, trainer, net, exported, []string{data})
+		id, err := stage.Run(&out, io.Discard, trainer, net, exported, []string{data}, levelOf)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out.String())
 		}
@@ -275,6 +283,26 @@ esac
 	if _, out := run(a); !fitted(out) {
 		t.Errorf("a changed trainer was not fitted\n%s", out)
 	}
+	// A level fitted to a reference network: fitted once, and again when
+	// the reference changes.
+	levelOf = filepath.Join(dir, "base.nnue")
+	if err := os.WriteFile(levelOf, []byte("net"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out := run(a); !fitted(out) || !strings.Contains(out, "--level-of "+levelOf) {
+		t.Errorf("a level of a reference was not fitted\n%s", out)
+	}
+	if _, out := run(a); fitted(out) {
+		t.Errorf("the same reference was fitted again\n%s", out)
+	}
+	if err := os.WriteFile(levelOf, []byte("another net"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out := run(a); !fitted(out) {
+		t.Errorf("a changed reference was not fitted\n%s", out)
+	}
+	levelOf = ""
+	run(a)
 	t.Setenv("ID", "ffffffffffffffff")
 	if id, out := run(a); id != "ffffffffffffffff" || !fitted(out) || !strings.Contains(out, "could not be applied (the table gave network ffffffffffffffff, the record 00112233aabbccdd): fitting again") {
 		t.Errorf("a record the table no longer matches: id %s\n%s", id, out)

@@ -7,7 +7,7 @@ engine/nnue: QA = 255, QB = 64, SCALE = 400).
                           [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto] [--preload]
                           [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
-    chessforge-nnue pawnscale DATA... --network net.nnue --write
+    chessforge-nnue pawnscale DATA... --network net.nnue --write [--level-of current.nnue]
     chessforge-nnue table net.nnue [--set 44,44,68,90,96]
     chessforge-nnue vectors net.nnue --data fen.txt --out vectors.txt -n 1200
 
@@ -29,8 +29,11 @@ else the table of the network the checkpoint was trained from with
 (:data:`LEGACY_PAWN_SCALE`); ``pawnscale --network FILE --write`` fits the table to
 the network's own scores on a dataset and writes it into the file. The
 entry for 4 or more pawns is the table's level, the network's overall
-scale into the search's units; the fit keeps the file's level, and
-``table FILE --set`` writes a whole table chosen by matches.
+scale into the search's units; the fit keeps the file's level, or with
+``--level-of OTHER.nnue`` takes the level that puts the network's scores
+on OTHER's scale (the network whose search the engine's margins were
+tuned with), and ``table FILE --set`` writes a whole table chosen by
+matches.
 
 Float model: ``out = w2[b, :H] . screlu(us) + w2[b, H:] . screlu(them) +
 b2[b]`` with ``us``/``them = b1 + sum of the W1 rows of the active
@@ -837,6 +840,19 @@ def set_pawn_scale(path, table, command):
     return write_net(path, q, prov, q["mirror"], table)
 
 
+def matching_level(args, network, table):
+    """pawnscale --level-of: the level at which ``network`` (a scoring
+    function of args.network), with ``table``, matches args.level_of's
+    scores on args.data (:func:`pawnscale.level`), its line printed."""
+    reference, ref_id = network_scores(args.level_of)
+    ref_table = read_net(args.level_of)[0]["pawn_scale"]
+    level, exact, rows = pawnscale.level(args.data, network, table, reference, ref_table, args.every,
+                                         args.max_score)
+    print(f"level {level}: the scale of network {ref_id}'s scores (table {' '.join(map(str, ref_table))}) "
+          f"over {rows} positions, {exact:.1f} exactly")
+    return level
+
+
 def parse_pawn_scale(text):
     """``--pawn-scale``'s value, five comma-separated entries."""
     try:
@@ -969,6 +985,9 @@ def main(argv=None):
     c.add_argument("--write", action="store_true",
                    help="write the pawn table the fit gives, at the file's level (its entry for 4+ pawns), "
                         "into the --network file (a new id)")
+    c.add_argument("--level-of", metavar="REFERENCE",
+                   help="with --network: give the table the level at which the network's scores of these positions "
+                        "match this network file's (with its own table) in scale, in place of the file's level")
     b = sub.add_parser("table", help="print a network file's id and pawn table, or --set the table")
     b.add_argument("net")
     b.add_argument("--set", type=parse_pawn_scale,
@@ -987,6 +1006,8 @@ def main(argv=None):
                 raise ValueError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
             if args.write and not args.network:
                 raise ValueError("pawnscale --write: needs --network FILE, the network whose table it writes")
+            if args.level_of and not args.network:
+                raise ValueError("pawnscale --level-of: needs --network FILE, the network whose level it fits")
             network, scorer = None, ""
             if args.network:
                 network, net_id = network_scores(args.network)
@@ -998,6 +1019,8 @@ def main(argv=None):
             if args.network:
                 try:
                     table = pawnscale.table(fits, read_net(args.network)[0]["pawn_scale"][-1])
+                    if args.level_of:
+                        table = pawnscale.table(fits, matching_level(args, network, table))
                 except ValueError as err:
                     if args.write:
                         raise

@@ -21,7 +21,8 @@ Each network file carries its own table (format version 3), fitted so:
 --network FILE --write`` writes it into the file. The entry for four or
 more pawns is the table's level, the network's overall scale into the
 search's units: a fit compares pawn counts only, so it keeps the file's
-level, which matches decide (``chessforge-nnue table FILE --set``).
+level, which matches decide (``chessforge-nnue table FILE --set``) or
+:func:`level` fits to another network's scale (``--level-of FILE``).
 
 ``chessforge-nnue pawnscale DATA...`` prints the fit.
 """
@@ -77,10 +78,56 @@ def read(paths, min_score=50, max_score=1500, max_material=0, every=1, network=N
             result = chunk["result"][keep].astype(np.float64)
             scores.append(ahead[keep].astype(np.float64))
             results.append(np.where(white, result, 1.0 - result))
-            pawns.append(np.minimum(np.where(white, counts[:, _PAWNS[0]], counts[:, _PAWNS[1]]), GROUPS - 1))
+            pawns.append(_favoured_pawns(counts, score[keep]))
     if not scores:
         return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
     return np.concatenate(scores), np.concatenate(results), np.concatenate(pawns).astype(np.int64)
+
+
+def _favoured_pawns(counts, score):
+    """Each row's pawns (4 or more counted as 4) of the side its score
+    (from White's point of view) favours, as the engine picks a table entry."""
+    return np.minimum(np.where(score > 0, counts[:, _PAWNS[0]], counts[:, _PAWNS[1]]), GROUPS - 1)
+
+
+def level(paths, network, table, reference, ref_table, every=1, max_score=1500):
+    """The level at which ``network``, with the pawn table ``table`` scaled
+    to it, scores the rows of the dataset (one path or a list) on the scale
+    of ``reference`` with its table ``ref_table``: the least-squares slope,
+    through the origin, of the reference's scores (as the engine applies
+    its table) on the network's at level ONE, times ONE. ``network`` and
+    ``reference`` are functions as :func:`read` takes (such as
+    :func:`chessforge_data.nnue.network_scores`'s); rows whose reference
+    score is beyond ``max_score`` are left out (mates and won endings would
+    decide the slope). Returns (the level, rounded, within 1 to ONE; the
+    slope's exact level; the rows used). A network whose scores run larger
+    than the reference's gets a level below ONE; one whose scores run
+    smaller would need a level above ONE, which a table cannot hold: it
+    gets ONE."""
+    src = open_source(paths)
+    if src.layout is not layout.CHESS:
+        raise ValueError(f"{paths}: a {src.layout.game} dataset; pawnscale measures chess positions")
+    if every < 1:
+        raise ValueError(f"every {every}: want at least 1")
+    at_one = np.asarray(table, dtype=np.float64) / table[-1]
+    ref_scale = np.asarray(ref_table, dtype=np.float64) / ONE
+    xy = xx = 0.0
+    rows = 0
+    for unit in src.units[::every]:
+        for chunk in src.read(unit, 8192):
+            counts = _counts(chunk["packed"])
+            raw, ref = network(chunk), reference(chunk)
+            ref = ref * ref_scale[_favoured_pawns(counts, ref)]
+            x = raw * at_one[_favoured_pawns(counts, raw)]
+            keep = np.abs(ref) <= max_score
+            xy += float(np.dot(x[keep], ref[keep]))
+            xx += float(np.dot(x[keep], x[keep]))
+            rows += int(np.count_nonzero(keep))
+    if xx == 0:
+        raise ValueError(f"{paths}: no position with a score to compare (want rows whose reference score "
+                         f"is within {max_score} and the network's is not 0)")
+    exact = ONE * xy / xx
+    return int(min(ONE, max(1, round(exact)))), exact, rows
 
 
 def fit_k(score, result, lo=10.0, hi=5000.0, iterations=60):

@@ -194,6 +194,66 @@ class PawnScale(unittest.TestCase):
             with open(net, "rb") as f:
                 self.assertEqual(f.read(), first)
 
+    def test_level_puts_a_network_on_another_s_scale(self):
+        default = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        scores, _ = nnue.network_scores(default)
+        table = (64, 64, 96, 120, 128)
+        # The same network at three quarters of the table: its level is 96.
+        level, exact, rows = pawnscale.level(self.npy, scores, table, scores, (48, 48, 72, 90, 96), max_score=10**9)
+        self.assertEqual(level, 96)
+        self.assertAlmostEqual(exact, 96.0, places=6)
+        self.assertEqual(rows, len(self.cols["fen"]))
+        # The pawn table's fractions count: with a flat table the same
+        # scores no longer match exactly, and the fit lies between.
+        flat = pawnscale.level(self.npy, scores, (128,) * 5, scores, (48, 48, 72, 90, 96))[1]
+        self.assertTrue(72 < flat < 96, flat)
+        # Twice the reference's scores want half its level; half its
+        # scores would want twice, which a table cannot hold.
+        level, exact, _ = pawnscale.level(self.npy, lambda c: 2 * scores(c), table, scores, table)
+        self.assertEqual((level, round(exact, 6)), (64, 64.0))
+        level, exact, _ = pawnscale.level(self.npy, lambda c: scores(c) / 2, table, scores, table)
+        self.assertEqual((level, round(exact, 6)), (128, 256.0))
+        # Rows beyond max_score by the reference are left out.
+        src = open_source(self.npy)
+        near = sum(int(np.count_nonzero(np.abs(scores(c)) <= 100)) for u in src.units for c in src.read(u, 8192))
+        _, _, rows = pawnscale.level(self.npy, scores, table, scores, (128,) * 5, max_score=100)
+        self.assertEqual(rows, near)
+        self.assertTrue(0 < rows < len(self.cols["fen"]), rows)
+        with self.assertRaisesRegex(ValueError, "no position with a score to compare"):
+            pawnscale.level(self.npy, lambda c: 0 * scores(c), table, scores, table)
+
+    def test_write_level_of_takes_the_reference_s_scale(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        default = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        net, ref = os.path.join(tmp, "net.nnue"), os.path.join(tmp, "ref.nnue")
+        shutil.copy(default, net)
+        shutil.copy(default, ref)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(nnue.main(["table", ref, "--set", "40,50,60,70,80"]), 0)
+        argv = ["pawnscale", self.npy, "--network", net, "--min-score", "20", "--min-rows", "150", "--write",
+                "--level-of", ref]
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(nnue.main(argv), 0)
+        scores, _ = nnue.network_scores(default)
+        fits = pawnscale.fit(self.npy, 20, 1500, min_rows=150, network=scores)[1]
+        at_file = pawnscale.table(fits, nnue.read_net(default)[0]["pawn_scale"][-1])
+        level, exact, rows = pawnscale.level(self.npy, scores, at_file, scores, (40, 50, 60, 70, 80))
+        self.assertLess(level, 100)
+        want = pawnscale.table(fits, level)
+        after, prov, net_id = nnue.read_net(net)
+        self.assertEqual(after["pawn_scale"], want)
+        self.assertEqual(prov["pawn_scale_command"], "chessforge-nnue " + " ".join(argv))
+        ref_id = nnue.read_net(ref)[2]
+        self.assertEqual(out.getvalue().splitlines()[-3:], [
+            f"level {level}: the scale of network {ref_id}'s scores (table 40 50 60 70 80) over {rows} positions, "
+            f"{exact:.1f} exactly",
+            f"pawn table {' '.join(map(str, want))}", f"wrote {net}: network {net_id}"])
+        # Without a network there is no level to fit: an error, nothing written.
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(nnue.main(["pawnscale", self.npy, "--level-of", ref]), 1)
+        self.assertIn("pawnscale --level-of: needs --network FILE", err.getvalue())
+
     def test_table_shows_and_sets_a_network_s_table(self):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
