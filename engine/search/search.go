@@ -442,9 +442,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		if !root && depth >= params.SingularMinDepth && m == ttMove && excluded == board.NullMove && ttHit &&
 			tte.bound&BoundLower != 0 && tte.depth >= depth-params.SingularTTDepthMargin && ttScore > -MateInMaxPly && ttScore < MateInMaxPly {
 			sBeta := ttScore - params.SingularMargin*depth
-			fr.excluded = m
-			s := w.negamax(sBeta-1, sBeta, (depth-1)/params.SingularDepthDivisor, ply, cutNode)
-			fr.excluded = board.NullMove
+			s := w.singularSearch(m, sBeta, (depth-1)/params.SingularDepthDivisor, ply, cutNode)
 			if w.stopped {
 				return 0
 			}
@@ -570,6 +568,21 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		w.store(key, bestMove, bestScore, staticEval, inCheck, origAlpha, beta, depth, ply)
 	}
 	return bestScore
+}
+
+// singularSearch is the singular-extension verification of move m at the
+// node at ply: the node searched to depth without m, against a null window
+// at sBeta. It runs at the node's own ply and so writes the node's line;
+// that line is cleared, or a node whose moves all fail low would hand its
+// caller the verification's line as its own (a wrong PV after a fail-high
+// above it).
+func (w *worker) singularSearch(m board.Move, sBeta, depth, ply int, cutNode bool) int {
+	fr := &w.stack[ply]
+	fr.excluded = m
+	s := w.negamax(sBeta-1, sBeta, depth, ply, cutNode)
+	fr.excluded = board.NullMove
+	w.pvLen[ply] = 0
+	return s
 }
 
 func b2i(b bool) int {

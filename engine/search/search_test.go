@@ -439,3 +439,33 @@ func TestReducedDepthFollowsHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestSingularSearchLeavesNoLine runs the singular-extension verification
+// where a move beats its window, so that it writes a line at the node's
+// ply: that line must be cleared, or a node whose own moves all fail low
+// would pass it up as its PV.
+func TestSingularSearchLeavesNoLine(t *testing.T) {
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
+	w.pos = p
+	w.rootPly = p.Ply()
+	w.completed = 1
+	for i := range w.stack {
+		w.stack[i] = frame{eval: -Infinity}
+	}
+	var legal board.MoveList
+	p.GenerateLegal(&legal)
+	m := legal.Slice()[0]
+	const ply, depth, sBeta = 2, 3, -5000 // every other move beats sBeta
+	// The premise: the search at the node's ply writes a line there.
+	w.stack[ply].excluded = m
+	want := w.negamax(sBeta-1, sBeta, depth, ply, false)
+	w.stack[ply].excluded = board.NullMove
+	if w.pvLen[ply] == 0 {
+		t.Fatal("the verification search wrote no line at its ply: the test proves nothing")
+	}
+	if got := w.singularSearch(m, sBeta, depth, ply, false); got != want || w.pvLen[ply] != 0 || w.stack[ply].excluded != board.NullMove {
+		t.Errorf("score %d (want %d), line of %d moves left at ply %d, excluded %v", got, want, w.pvLen[ply], ply, w.stack[ply].excluded)
+	}
+}
