@@ -166,6 +166,21 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 	t.Logf("%d positions", positions)
 }
 
+// searchWorker returns the worker of a fresh one-thread engine with fen as
+// its root, its stack cleared, ready for a node to be searched directly.
+func searchWorker(t *testing.T, fen string) (*worker, *board.Position) {
+	t.Helper()
+	w := New(Options{HashMB: 1, Threads: 1}).workers[0]
+	p := mustFEN(t, fen)
+	w.pos = p
+	w.rootPly = p.Ply()
+	w.completed = 1
+	for i := range w.stack {
+		w.stack[i] = frame{eval: -Infinity}
+	}
+	return w, p
+}
+
 // TestSamePlySearchesLeaveThePickerAlone runs the singular-extension
 // verification search the way a node runs it while its own picker is live
 // (excluding the move just handed out, at the node's ply), at depths from
@@ -174,15 +189,7 @@ func TestMovePickerHandsOutEveryMoveOnce(t *testing.T) {
 // the node's picker slot, only a guard on the verification depth kept the
 // node's move list intact.
 func TestSamePlySearchesLeaveThePickerAlone(t *testing.T) {
-	e := New(Options{HashMB: 1, Threads: 1})
-	w := e.workers[0]
-	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
-	w.pos = p
-	w.rootPly = p.Ply()
-	w.completed = 1
-	for i := range w.stack {
-		w.stack[i] = frame{eval: -Infinity}
-	}
+	w, p := searchWorker(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
 	const ply = 2
 	ch := w.contTables(ply)
 	mp := &w.pickers[ply][pickMain]
@@ -336,18 +343,10 @@ func TestFailLowRewardsTheOpponentsQuietMove(t *testing.T) {
 		{"capture", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "f3e5", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := New(Options{HashMB: 1, Threads: 1})
-			w := e.workers[0]
-			p := mustFEN(t, c.fen)
+			w, p := searchWorker(t, c.fen)
 			m, err := p.ParseUCIMove(c.move)
 			if err != nil {
 				t.Fatal(err)
-			}
-			w.pos = p
-			w.rootPly = p.Ply()
-			w.completed = 1
-			for i := range w.stack {
-				w.stack[i] = frame{eval: -Infinity}
 			}
 			pc := p.PieceAt(m.From())
 			bn, c6 := board.MakePiece(board.Black, board.Knight), board.Square(42)
@@ -409,21 +408,13 @@ func TestCutoffsCountBetaCutoffs(t *testing.T) {
 		{"with a table move", "f1b5", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := New(Options{HashMB: 1, Threads: 1})
-			w := e.workers[0]
-			p := mustFEN(t, fen)
-			w.pos = p
-			w.rootPly = p.Ply()
-			w.completed = 1
-			for i := range w.stack {
-				w.stack[i] = frame{eval: -Infinity}
-			}
+			w, p := searchWorker(t, fen)
 			if c.ttMove != "" {
 				m, err := p.ParseUCIMove(c.ttMove)
 				if err != nil {
 					t.Fatal(err)
 				}
-				e.tt.Store(p.Hash(), m, 0, 0, 0, BoundUpper)
+				w.e.tt.Store(p.Hash(), m, 0, 0, 0, BoundUpper)
 			}
 			const ply = 2
 			w.stack[ply].cutoffs = 0

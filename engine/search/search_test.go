@@ -445,15 +445,7 @@ func TestReducedDepthFollowsHistory(t *testing.T) {
 // ply: that line must be cleared, or a node whose own moves all fail low
 // would pass it up as its PV.
 func TestSingularSearchLeavesNoLine(t *testing.T) {
-	e := New(Options{HashMB: 1, Threads: 1})
-	w := e.workers[0]
-	p := mustFEN(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
-	w.pos = p
-	w.rootPly = p.Ply()
-	w.completed = 1
-	for i := range w.stack {
-		w.stack[i] = frame{eval: -Infinity}
-	}
+	w, p := searchWorker(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
 	var legal board.MoveList
 	p.GenerateLegal(&legal)
 	m := legal.Slice()[0]
