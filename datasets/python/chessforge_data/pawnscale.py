@@ -48,6 +48,17 @@ def _counts(packed):
     return _POPCOUNT[packed[:, :12, :]].sum(axis=2)
 
 
+def _chess_units(paths, every):
+    """The chess dataset at paths (one path or a list) and every
+    ``every``-th of its units."""
+    src = open_source(paths)
+    if src.layout is not layout.CHESS:
+        raise ValueError(f"{paths}: a {src.layout.game} dataset; pawnscale measures chess positions")
+    if every < 1:
+        raise ValueError(f"every {every}: want at least 1")
+    return src, src.units[::every]
+
+
 def read(paths, min_score=50, max_score=1500, max_material=0, every=1, network=None):
     """The rows of the dataset (one path or a list) that the fit uses: the
     score of the side ahead (float64), its result (1, 0.5, 0) and its pawns
@@ -59,13 +70,9 @@ def read(paths, min_score=50, max_score=1500, max_material=0, every=1, network=N
     score: a function of a chunk of rows (their ``packed`` and ``scalars``)
     giving each one's score in centipawns from White's point of view, such
     as :func:`chessforge_data.nnue.network_scores`'s."""
-    src = open_source(paths)
-    if src.layout is not layout.CHESS:
-        raise ValueError(f"{paths}: a {src.layout.game} dataset; pawnscale measures chess positions")
-    if every < 1:
-        raise ValueError(f"every {every}: want at least 1")
+    src, units = _chess_units(paths, every)
     scores, results, pawns = [], [], []
-    for unit in src.units[::every]:
+    for unit in units:
         # A network's planes take 4.6 KB a row: smaller chunks for it.
         for chunk in src.read(unit, 65536 if network is None else 8192):
             score = (chunk["score_cp"] if network is None else np.rint(network(chunk))).astype(np.int64)
@@ -104,16 +111,12 @@ def level(paths, network, table, reference, ref_table, every=1, max_score=1500):
     than the reference's gets a level below ONE; one whose scores run
     smaller would need a level above ONE, which a table cannot hold: it
     gets ONE."""
-    src = open_source(paths)
-    if src.layout is not layout.CHESS:
-        raise ValueError(f"{paths}: a {src.layout.game} dataset; pawnscale measures chess positions")
-    if every < 1:
-        raise ValueError(f"every {every}: want at least 1")
+    src, units = _chess_units(paths, every)
     at_one = np.asarray(table, dtype=np.float64) / table[-1]
     ref_scale = np.asarray(ref_table, dtype=np.float64) / ONE
     xy = xx = 0.0
     rows = 0
-    for unit in src.units[::every]:
+    for unit in units:
         for chunk in src.read(unit, 8192):
             counts = _counts(chunk["packed"])
             raw, ref = network(chunk), reference(chunk)
