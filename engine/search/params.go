@@ -81,6 +81,16 @@ type Params struct {
 	SEEQuietMargin   int
 	SEENoisyMargin   int
 
+	// Capture futility: up to CaptureFutilityMaxDepth, a capture that
+	// neither checks nor promotes is pruned when the static evaluation
+	// plus CaptureFutilityBase, CaptureFutilityMargin per ply of depth, the
+	// piece it takes and its capture history over
+	// CaptureFutilityHistDivisor stays at or below alpha.
+	CaptureFutilityMaxDepth    int
+	CaptureFutilityBase        int
+	CaptureFutilityMargin      int
+	CaptureFutilityHistDivisor int
+
 	// Singular extension: from SingularMinDepth on, a TT move whose lower
 	// bound is at most SingularTTDepthMargin plies shallower than the node
 	// is extended when every other move fails below the TT score less
@@ -196,6 +206,11 @@ var paramTable = [...]paramSpec{
 	{"SEEPruneMaxDepth", &defaultParams.SEEPruneMaxDepth, 8, 0, 16},
 	{"SEEQuietMargin", &defaultParams.SEEQuietMargin, 25, 5, 100},
 	{"SEENoisyMargin", &defaultParams.SEENoisyMargin, 90, 20, 200},
+
+	{"CaptureFutilityMaxDepth", &defaultParams.CaptureFutilityMaxDepth, 6, 0, 16},
+	{"CaptureFutilityBase", &defaultParams.CaptureFutilityBase, 120, 0, 500},
+	{"CaptureFutilityMargin", &defaultParams.CaptureFutilityMargin, 120, 20, 400},
+	{"CaptureFutilityHistDivisor", &defaultParams.CaptureFutilityHistDivisor, 16, 1, 128},
 
 	{"SingularMinDepth", &defaultParams.SingularMinDepth, 7, 1, 16},
 	{"SingularTTDepthMargin", &defaultParams.SingularTTDepthMargin, 3, 0, 8},

@@ -428,8 +428,13 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				if lmrDepth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEEQuietMargin*lmrDepth*lmrDepth) {
 					continue
 				}
-			} else if depth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEENoisyMargin*depth) {
-				continue
+			} else {
+				if !inCheck && !givesCheck && w.futileCapture(m, staticEval, alpha, depth) {
+					continue
+				}
+				if depth <= params.SEEPruneMaxDepth && !seeGE(p, m, -params.SEENoisyMargin*depth) {
+					continue
+				}
 			}
 		}
 
@@ -568,6 +573,22 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		w.store(key, bestMove, bestScore, staticEval, inCheck, origAlpha, beta, depth, ply)
 	}
 	return bestScore
+}
+
+// futileCapture reports whether capture m, made at the worker's position
+// with its static evaluation staticEval at depth, is futile: not a
+// promotion, and even the piece it takes, a margin for the depth and its
+// capture history cannot lift the evaluation above alpha (see
+// Params.CaptureFutilityMaxDepth). The caller excludes checks and nodes in
+// check.
+func (w *worker) futileCapture(m board.Move, staticEval, alpha, depth int) bool {
+	if m.IsPromotion() || depth > params.CaptureFutilityMaxDepth {
+		return false
+	}
+	p := w.pos
+	margin := params.CaptureFutilityBase + params.CaptureFutilityMargin*depth +
+		int(*w.captureHist(p, m))/params.CaptureFutilityHistDivisor
+	return staticEval+moveGain(p, m)+margin <= alpha
 }
 
 // singularSearch is the singular-extension verification of move m at the

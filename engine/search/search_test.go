@@ -461,3 +461,35 @@ func TestSingularSearchLeavesNoLine(t *testing.T) {
 		t.Errorf("score %d (want %d), line of %d moves left at ply %d, excluded %v", got, want, w.pvLen[ply], ply, w.stack[ply].excluded)
 	}
 }
+
+// TestFutileCapture checks capture futility's margin: a pawn capture far
+// below alpha is pruned, one within the piece's value plus the margin is
+// not, nor is a promotion or a capture beyond CaptureFutilityMaxDepth, and
+// a good capture history widens the margin.
+func TestFutileCapture(t *testing.T) {
+	e := New(Options{HashMB: 1, Threads: 1})
+	w := e.workers[0]
+	w.pos = mustFEN(t, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+	takesPawn := board.NewMove(board.MakeSquare(4, 3), board.MakeSquare(3, 4))
+	const eval, depth = 0, 2
+	margin := params.CaptureFutilityBase + params.CaptureFutilityMargin*depth + seeValue[board.Pawn]
+	if !w.futileCapture(takesPawn, eval, eval+margin, depth) {
+		t.Errorf("pawn capture at alpha = eval + %d: not futile", margin)
+	}
+	if w.futileCapture(takesPawn, eval, eval+margin-1, depth) {
+		t.Errorf("pawn capture at alpha = eval + %d: futile", margin-1)
+	}
+	if w.futileCapture(takesPawn, eval, eval+10000, params.CaptureFutilityMaxDepth+1) {
+		t.Error("pawn capture beyond CaptureFutilityMaxDepth: futile")
+	}
+	*w.captureHist(w.pos, takesPawn) = 4000
+	if w.futileCapture(takesPawn, eval, eval+margin, depth) {
+		t.Error("pawn capture with a good capture history at the bare margin: futile")
+	}
+
+	w.pos = mustFEN(t, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+	promotes := board.NewPromotion(board.MakeSquare(0, 6), board.MakeSquare(1, 7), board.Queen)
+	if w.futileCapture(promotes, eval, eval+10000, depth) {
+		t.Error("capturing promotion: futile")
+	}
+}
