@@ -462,10 +462,11 @@ func TestSingularSearchLeavesNoLine(t *testing.T) {
 	}
 }
 
-// TestFutileCapture checks capture futility's margin: a pawn capture far
-// below alpha is pruned, one within the piece's value plus the margin is
-// not, nor is a promotion or a capture beyond CaptureFutilityMaxDepth, and
-// a good capture history widens the margin.
+// TestFutileCapture checks capture futility at the edge of its margin: a
+// pawn capture whose value plus the margin only reaches alpha is pruned,
+// one that passes alpha by a centipawn is not, nor is a promotion or a
+// capture beyond CaptureFutilityMaxDepth, and a good capture history
+// widens the margin.
 func TestFutileCapture(t *testing.T) {
 	e := New(Options{HashMB: 1, Threads: 1})
 	w := e.workers[0]
