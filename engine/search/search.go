@@ -28,6 +28,10 @@ type frame struct {
 	// cutoffs counts the beta cutoffs at this ply since the node two
 	// plies up began: many mean its moves keep being refuted.
 	cutoffs int
+	// conts are the tables that score this node's quiet moves. They live
+	// here rather than on negamax's stack, which the picker's pointer to
+	// them would move to the heap at every node.
+	conts contTables
 }
 
 // contBack are the plies back whose moves' continuation tables score a
@@ -364,12 +368,13 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		depth--
 	}
 
-	ch := w.contTables(ply)
+	fr.conts = w.contTables(ply)
+	ch := &fr.conts
 	mp := &w.pickers[ply][pickMain+b2i(excluded != board.NullMove)]
 	if root {
 		mp.initRoot(p, w.rootMoves[w.pvIdx:]) // the current line's candidates, in the last iteration's order
 	} else {
-		mp.initMain(w, ply, ttMove, &ch)
+		mp.initMain(w, ply, ttMove, ch)
 	}
 	us := p.SideToMove()
 	bestScore := -Infinity
@@ -409,7 +414,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 		moved := p.PieceAt(m.From())
 		histScore := 0
 		if quiet {
-			histScore = w.quietScore(us, moved, m, &ch)
+			histScore = w.quietScore(us, moved, m, ch)
 		}
 
 		// Pruning of late or losing moves at shallow depth. Quiet checks
@@ -534,7 +539,7 @@ func (w *worker) negamax(alpha, beta, depth, ply int, cutNode bool) int {
 				w.updatePV(ply, m)
 				if s >= beta {
 					fr.cutoffs += 1 + b2i(ttMove == board.NullMove) // unforeseen by the table: counts twice
-					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], &ch)
+					w.updateCutoffStats(ply, m, quiet, depth, quietsTried[:nQuiets], capturesTried[:nCaptures], ch)
 					break
 				}
 			}
