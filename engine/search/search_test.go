@@ -520,16 +520,18 @@ func TestSearchAllocatesNothingPerNode(t *testing.T) {
 	}
 	for _, network := range []bool{false, true} {
 		e := New(Options{HashMB: 4})
+		evaluation := "hand-crafted evaluation"
 		if network {
 			e.SetNetwork(nnue.Random(1, nnue.DefaultHidden, 8))
+			evaluation = "network"
 		}
 		mallocs(e, 2000) // the first searches size what later ones reuse
 		short, long := mallocs(e, 2000), mallocs(e, 60000)
 		// The longer searches' lines are longer, and a line's slice may
 		// grow a few times; a node's allocation would add thousands.
 		if long > short+64 {
-			t.Errorf("network %v: %d allocations in searches of 2,000 nodes, %d in searches of 60,000: the search allocates per node",
-				network, short, long)
+			t.Errorf("%s: %d allocations in searches of 2,000 nodes, %d in searches of 60,000: the search allocates per node",
+				evaluation, short, long)
 		}
 	}
 }
