@@ -293,6 +293,8 @@ type PawnTable struct {
 // loop or recipe does after re-exporting it, the recorded table is written
 // back instead (chessforge-nnue table --set, 1.6 s) and the fit is
 // skipped; a record that cannot be applied is dropped and the fit runs.
+// Data with too few positions for a fit (a tiny run's) are not a failure:
+// the stage says so in one line and the network keeps the export's table.
 func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data []string, levelOf string) (string, error) {
 	if !t.Fit {
 		Skip(stdout, "pawn table", "fit-pawn-scale is false: the network keeps the export's")
@@ -329,10 +331,27 @@ func (t PawnTable) Run(stdout, stderr io.Writer, trainer, net, id string, data [
 		return "", err
 	}
 	fitted, table, err := fitPawnScale(stdout, stderr, trainer, net, data, args)
+	if TooFewRows(err) {
+		fmt.Fprintf(stdout, "pawn table: kept the export's, too few positions in %s to fit one (network %s)\n", strings.Join(data, " "), id)
+		return id, nil
+	}
 	if err != nil || key == "" {
 		return fitted, err
 	}
 	return fitted, atomicfile.WriteFile(stampFile, []byte(key+"table "+table+"\nnetwork "+fitted+"\n"), 0o644)
+}
+
+// ExitTooFewRows is chessforge-nnue pawnscale's exit status when its data
+// hold too few positions for the fit (EXIT_TOO_FEW in
+// datasets/python/chessforge_data/pawnscale.py); the network file is left
+// as it was.
+const ExitTooFewRows = 3
+
+// TooFewRows reports whether err is the pawn-table stage's command exiting
+// with ExitTooFewRows.
+func TooFewRows(err error) bool {
+	var exit *exec.ExitError
+	return errors.As(err, &exit) && exit.ExitCode() == ExitTooFewRows
 }
 
 // PawnStampFile is where the pawn-table stage records its fit of the

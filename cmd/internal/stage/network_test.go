@@ -316,3 +316,49 @@ esac
 		t.Errorf("an export without an id was recorded: %v", err)
 	}
 }
+
+// TestPawnTableTooFewPositionsKeepsTheExportsTable runs the stage with a
+// stand-in for chessforge-nnue that answers as pawnscale does on a tiny
+// dataset (exit status ExitTooFewRows, the file untouched): the stage says
+// so in one line, returns the exported id and records no fit, so the
+// recipe goes on to its match. Any other failure still fails the stage.
+func TestPawnTableTooFewPositionsKeepsTheExportsTable(t *testing.T) {
+	write := scripts(t)
+	tiny := write("tiny", "echo 'chessforge-nnue: 775 rows with four or more pawns for the side ahead, want at least 1000' >&2\nexit 3\n")
+	dir := t.TempDir()
+	net, data := filepath.Join(dir, "n.nnue"), filepath.Join(dir, "npy")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "part-00000-planes.npy"), []byte("24 games"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const exported = "aaaaaaaaaaaaaaaa"
+	var out, errOut bytes.Buffer
+	stage := PawnTable{Fit: true}
+	id, err := stage.Run(&out, &errOut, tiny, net, exported, []string{data}, "")
+	if err != nil || id != exported {
+		t.Fatalf("id %q, %v; want the export's %s and no error\n%s", id, err, exported, out.String())
+	}
+	want := "pawn table: kept the export's, too few positions in " + data + " to fit one (network " + exported + ")\n"
+	if !strings.HasSuffix(out.String(), want) || strings.Count(out.String(), "pawn table: kept") != 1 {
+		t.Errorf("output %q, want it to end with %q", out.String(), want)
+	}
+	if !strings.Contains(errOut.String(), "want at least 1000") {
+		t.Errorf("the trainer's reason is not passed on: %q", errOut.String())
+	}
+	if _, err := os.Stat(PawnStampFile(net)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a fit that did not happen was recorded: %v", err)
+	}
+	// With a reference network's level the same.
+	if id, err := stage.Run(io.Discard, io.Discard, tiny, net, exported, []string{data}, filepath.Join(dir, "base.nnue")); err != nil || id != exported {
+		t.Errorf("with a level of a reference: id %q, %v", id, err)
+	}
+	// Another exit status is a failure.
+	for _, code := range []string{"1", "2", "4"} {
+		fails := write("fails"+code, "echo 'chessforge-nnue: cannot read' >&2\nexit "+code+"\n")
+		if _, err := stage.Run(io.Discard, io.Discard, fails, net, exported, []string{data}, ""); err == nil || !strings.Contains(err.Error(), "pawn table failed: exit status "+code) {
+			t.Errorf("exit status %s: %v, want the stage to fail", code, err)
+		}
+	}
+}

@@ -1037,6 +1037,9 @@ def main(argv=None):
             print(f"network {net_id}: pawn table {' '.join(map(str, q['pawn_scale']))}")
         else:
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
+    except pawnscale.TooFewRows as err:
+        print(f"chessforge-nnue: {err}", file=sys.stderr)
+        return pawnscale.EXIT_TOO_FEW
     except (OSError, ValueError, ImportError) as err:
         print(f"chessforge-nnue: {err}", file=sys.stderr)
         return 1

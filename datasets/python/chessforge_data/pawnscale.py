@@ -24,7 +24,10 @@ search's units: a fit compares pawn counts only, so it keeps the file's
 level, which matches decide (``chessforge-nnue table FILE --set``) or
 :func:`level` fits to another network's scale (``--level-of FILE``).
 
-``chessforge-nnue pawnscale DATA...`` prints the fit.
+``chessforge-nnue pawnscale DATA...`` prints the fit. Data with too few
+positions for it make the command exit with :data:`EXIT_TOO_FEW`, the
+file untouched, so that a recipe on a small dataset keeps the network's
+table rather than fail.
 """
 
 import numpy as np
@@ -41,6 +44,15 @@ _PAWNS = (0, 6)
 _PIECES = ((1, 2, 3, 4), (7, 8, 9, 10))
 _PIECE_VALUES = np.array([3, 3, 5, 9])
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
+#: ``chessforge-nnue pawnscale``'s exit status when the data hold too few
+#: positions for the fit (:class:`TooFewRows`): a recipe then keeps the
+#: network's table and goes on (cmd/internal/stage's ExitTooFewRows).
+EXIT_TOO_FEW = 3
+
+
+class TooFewRows(ValueError):
+    """The data hold too few positions for the fit asked for: more data,
+    not other arguments, would make it."""
 
 
 def _counts(packed):
@@ -110,7 +122,7 @@ def level(paths, network, table, reference, ref_table, every=1, max_score=1500):
     slope's exact level; the rows used). A network whose scores run larger
     than the reference's gets a level below ONE; one whose scores run
     smaller would need a level above ONE, which a table cannot hold: it
-    gets ONE."""
+    gets ONE. :class:`TooFewRows` when no row has a score to compare."""
     src, units = _chess_units(paths, every)
     at_one = np.asarray(table, dtype=np.float64) / table[-1]
     ref_scale = np.asarray(ref_table, dtype=np.float64) / ONE
@@ -127,7 +139,7 @@ def level(paths, network, table, reference, ref_table, every=1, max_score=1500):
             xx += float(np.dot(x[keep], x[keep]))
             rows += int(np.count_nonzero(keep))
     if xx == 0:
-        raise ValueError(f"{paths}: no position with a score to compare (want rows whose reference score "
+        raise TooFewRows(f"{paths}: no position with a score to compare (want rows whose reference score "
                          f"is within {max_score} and the network's is not 0)")
     exact = ONE * xy / xx
     return int(min(ONE, max(1, round(exact)))), exact, rows
@@ -160,7 +172,7 @@ def measure(score, result, pawns, min_rows=1000):
     """Fit K for each pawn count: a list of GROUPS entries, each (rows, K,
     scale) with scale = K of four or more pawns / K, or (rows, None, None)
     for a count with fewer than min_rows rows. Four or more pawns must
-    have min_rows."""
+    have min_rows (:class:`TooFewRows` otherwise)."""
     fits = []
     for n in range(GROUPS):
         sel = pawns == n
@@ -168,7 +180,7 @@ def measure(score, result, pawns, min_rows=1000):
         fits.append((rows, fit_k(score[sel], result[sel])[0] if rows >= min_rows else None))
     ref = fits[-1][1]
     if ref is None:
-        raise ValueError(f"{fits[-1][0]} rows with four or more pawns for the side ahead, want at least {min_rows}")
+        raise TooFewRows(f"{fits[-1][0]} rows with four or more pawns for the side ahead, want at least {min_rows}")
     return [(rows, k, None if k is None else ref / k) for rows, k in fits]
 
 
@@ -182,13 +194,14 @@ def table(fits, level=ONE):
     advantage worth less, and a fit's noise must not say otherwise), and no
     pawns given one pawn's entry: the engine's drawish-material scales
     already apply there, and a smaller entry would make the side ahead keep
-    its last pawn rather than promote it. ValueError when one, two or three
-    pawns have too few rows to fit, or level is not 1 to ONE."""
+    its last pawn rather than promote it. :class:`TooFewRows` when one,
+    two or three pawns have too few rows to fit; ValueError when level is
+    not 1 to ONE."""
     if not 1 <= level <= ONE:
         raise ValueError(f"pawn table level {level}: want 1 to {ONE}")
     missing = [n for n in range(1, GROUPS) if fits[n][2] is None]
     if missing:
-        raise ValueError(f"too few positions to fit the pawn table for {', '.join(map(str, missing))} pawns "
+        raise TooFewRows(f"too few positions to fit the pawn table for {', '.join(map(str, missing))} pawns "
                          f"({', '.join(str(fits[n][0]) for n in missing)} rows); give more data")
     entries = []
     for n in range(1, GROUPS):

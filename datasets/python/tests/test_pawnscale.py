@@ -100,7 +100,7 @@ class PawnScale(unittest.TestCase):
         self.assertEqual(fits[-1][2], 1.0)
         few = pawnscale.measure(score[pawns > 0], result[pawns > 0], pawns[pawns > 0])
         self.assertEqual(few[0], (0, None, None))
-        with self.assertRaises(ValueError) as e:
+        with self.assertRaises(pawnscale.TooFewRows) as e:
             pawnscale.measure(score[pawns < 4], result[pawns < 4], pawns[pawns < 4])
         self.assertIn("0 rows with four or more pawns", str(e.exception))
 
@@ -117,7 +117,7 @@ class PawnScale(unittest.TestCase):
             self.assertEqual(nnue.check_pawn_scale(t), t)
         few = fits(0.2, 0.45, 0.71, 0.94, 1.0)
         few[2] = few[3] = (300, None, None)
-        with self.assertRaises(ValueError) as e:
+        with self.assertRaises(pawnscale.TooFewRows) as e:
             pawnscale.table(few)
         self.assertIn("too few positions to fit the pawn table for 2, 3 pawns (300, 300 rows)", str(e.exception))
         # At a level below ONE every entry is the scale of the level, and
@@ -183,13 +183,17 @@ class PawnScale(unittest.TestCase):
             self.assertEqual(nnue.main(argv), 0)
         with open(net, "rb") as f:
             self.assertEqual(f.read(), first)
-        # Too few rows to fit, or no network: an error, the file untouched.
-        for extra, why in ((["--network", net, "--write"], "too few positions to fit the pawn table"),
-                           (["--network", net, "--write", "--min-rows", "0"], "pawnscale --min-rows 0: want at least 1"),
-                           (["--write"], "pawnscale --write: needs --network FILE")):
+        # Too few rows to fit: its own exit status, which a recipe reads as
+        # "keep the table". No network: an error. The file untouched.
+        too_few = pawnscale.EXIT_TOO_FEW
+        for extra, why, want_rc in (
+                (["--network", net, "--write"], "too few positions to fit the pawn table", too_few),
+                (["--network", net, "--write", "--min-rows", "100000"], "rows with four or more pawns for the side ahead, want at least 100000", too_few),
+                (["--network", net, "--write", "--min-rows", "0"], "pawnscale --min-rows 0: want at least 1", 1),
+                (["--write"], "pawnscale --write: needs --network FILE", 1)):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
                 rc = nnue.main(["pawnscale", self.npy] + extra)
-            self.assertEqual(rc, 1)
+            self.assertEqual(rc, want_rc, extra)
             self.assertIn(why, err.getvalue())
             with open(net, "rb") as f:
                 self.assertEqual(f.read(), first)
