@@ -15,7 +15,7 @@
 //	      [-pgn FILE [-resume]] [-concurrency K] [-seed S]
 //	      [-sprt elo0=0,elo1=5,alpha=0.05,beta=0.05] [-resign SCORE,MOVES]
 //	      [-draw SCORE,MOVES,MINPLY] [-max-plies N] [-timeout-margin D] [-move-timeout D]
-//	      [-a-name NAME] [-b-name NAME] [-event TEXT] [-quiet]
+//	      [-a-name NAME] [-b-name NAME] [-event TEXT] [-quiet] [-record FILE.jsonl [-what TEXT]]
 //
 // Flags override the config file that -config names: a JSON object whose
 // keys are the flags' names and whose values are written as on the command
@@ -33,6 +33,8 @@
 // stops answering or plays an illegal move loses the game and is restarted.
 // An interrupt (Ctrl-C) ends the match early and reports the games finished;
 // -resume with the same command continues it from the games in its PGN.
+// With -record FILE the match, however it ended, is appended to FILE as a
+// record of the results history (docs/records.md), after the summary line.
 // The last line of output is
 //
 //	match: A vs B: +W =D -L, Elo E ± C
@@ -40,32 +42,46 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 
 	"chessforge/configs"
+	"chessforge/internal/record"
 	"chessforge/selfplay/match"
 )
 
 func main() {
-	os.Exit(configs.Exit(os.Stderr, "match", run(os.Args[1:], os.Stdout, os.Stderr)))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(configs.Exit(os.Stderr, "match", run(ctx, os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-// run parses the command line, plays the match and prints the report. A
-// mistake in the command line is a *configs.UsageError; -h prints the usage
-// on stdout and returns flag.ErrHelp.
-func run(args []string, stdout, stderr io.Writer) error {
+// run parses the command line, plays the match (until ctx ends it, as an
+// interrupt does), prints the report and, with -record, appends the
+// match's record. A mistake in the command line is a *configs.UsageError;
+// -h prints the usage on stdout and returns flag.ErrHelp.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	settings, err := match.ParseArgs(args, stdout)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	r, err := match.Play(ctx, settings, stderr)
 	if err != nil {
 		return err
 	}
 	r.Report(stdout)
+	if settings.Record == "" {
+		return nil
+	}
+	rec, err := r.Record(settings, settings.What)
+	if err != nil {
+		return fmt.Errorf("-record %s: %w", settings.Record, err)
+	}
+	if err := record.Append(settings.Record, rec); err != nil {
+		return fmt.Errorf("-record: %w", err)
+	}
+	fmt.Fprintf(stderr, "match: recorded %s in %s\n", rec.ID, settings.Record)
 	return nil
 }

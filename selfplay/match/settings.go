@@ -56,6 +56,9 @@ type Settings struct {
 	MoveTimeout   configs.Duration `json:"move-timeout" usage:"budget for one node- or depth-limited search before the engine counts as hung"`
 	Event         string           `json:"event" usage:"PGN Event tag (default: chessforge match with the time control)"`
 	Quiet         bool             `json:"quiet" usage:"no progress bar (nor, for dama, a line on stderr for each forfeit)"`
+
+	Record string `json:"record" usage:"append the match's record (docs/records.md) to this .jsonl file when it ends: complete, stopped by -sprt or interrupted"`
+	What   string `json:"what" usage:"the record's what: one line of at most 120 characters saying what the match measures (default: A vs B at TC)"`
 }
 
 // UsageNotes completes the -max-plies flag's help (see configs.UsageNoter)
@@ -134,6 +137,9 @@ func ParseArgs(args []string, w io.Writer) (*Settings, error) {
 // the Config has no PGN writer; its progress bar goes to stderr unless the
 // settings are quiet, and so does a note when the openings must repeat.
 func (s *Settings) Config(stderr io.Writer) (*Config, error) {
+	if err := s.checkRecord(); err != nil {
+		return nil, err
+	}
 	if s.Games <= 0 {
 		return nil, configs.Usagef("-games %d: must be positive", s.Games)
 	}
