@@ -25,6 +25,8 @@ type Config struct {
 	MatchArgs    []string `json:"match-args" usage:"bin/match arguments (besides -a, -b, their names and options, -pgn), space-separated"`
 	// The network's pawn table (fit-pawn-scale, pawn-scale-args).
 	stage.PawnTable
+	// The history file of the run's records (record).
+	stage.Record
 }
 
 // defaultConfig returns the defaults of every setting.
@@ -49,7 +51,7 @@ func (c *Config) validate() error {
 // config file is a *configs.UsageError.
 func parseArgs(args []string, stdout io.Writer) (Config, error) {
 	c := defaultConfig()
-	if err := configs.ParseCommand("nnue", "Runs the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork and fit its pawn table, match it against the hand-crafted evaluation. Each\nstage resumes or skips what an earlier run made.", defaultConfigFile, &c, args, stdout); err != nil {
+	if err := configs.ParseCommand("nnue", "Runs the network recipe in work-dir: self-play, export to NumPy, train, export the\nnetwork and fit its pawn table, match it against the hand-crafted evaluation. Each\nstage resumes or skips what an earlier run made. With record, the match, the network\nand the run are appended to the results history (configs/nnue.json: docs/history/networks.jsonl).", defaultConfigFile, &c, args, stdout); err != nil {
 		return c, err
 	}
 	if err := c.validate(); err != nil {

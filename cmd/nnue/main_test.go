@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"math"
 	"os"
@@ -25,7 +26,8 @@ func TestShippedConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || !c.Fit || len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 {
+	if c.WorkDir != "data/nnue-recipe" || c.PythonEnv != ".venv" || !c.Fit || len(c.SelfplayArgs) == 0 || len(c.ExportArgs) == 0 || len(c.TrainArgs) == 0 || len(c.MatchArgs) == 0 ||
+		c.Record.File != "docs/history/networks.jsonl" {
 		t.Errorf("settings missing: %+v", c)
 	}
 	// The match arguments, with the recipe's own, are bin/match's: they
@@ -45,12 +47,12 @@ func TestShippedConfigLoads(t *testing.T) {
 func TestFlagsOverrideTheConfigFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nnue.json")
 	os.WriteFile(path, []byte(`{"work-dir": "w", "train-args": ["--epochs", "2"]}`), 0o644)
-	c, err := parseArgs([]string{"-config", path, "-train-args", "--epochs 1", "-python-env", "/tmp/env"}, io.Discard)
+	c, err := parseArgs([]string{"-config", path, "-train-args", "--epochs 1", "-python-env", "/tmp/env", "-record", "h.jsonl"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := defaultConfig()
-	want.WorkDir, want.PythonEnv, want.TrainArgs = "w", "/tmp/env", []string{"--epochs", "1"}
+	want.WorkDir, want.PythonEnv, want.TrainArgs, want.Record.File = "w", "/tmp/env", []string{"--epochs", "1"}, "h.jsonl"
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
 	}
@@ -120,7 +122,7 @@ func TestMatchStageReadsTheVerdictThroughGo(t *testing.T) {
 	args := []string{"-a", exe + " random", "-a-name", "nnue", "-b", exe + " illegal 1", "-b-name", "hce",
 		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	var stdout, stderr bytes.Buffer
-	res, err := stage.PlayMatch("match", args, &stdout, &stderr)
+	res, err := stage.PlayMatch(context.Background(), "match", args, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -148,7 +150,7 @@ func TestMatchStageReadsTheVerdictThroughGo(t *testing.T) {
 func TestRunNeedsTheBinaries(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var stdout bytes.Buffer
-	err := run(defaultConfig(), &stdout, io.Discard)
+	err := run(context.Background(), defaultConfig(), &stdout, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "bin/selfplay is missing: run make build first") || stdout.Len() != 0 {
 		t.Errorf("error %v, output %q", err, stdout.String())
 	}

@@ -17,6 +17,11 @@
 //
 // The tuned values are a candidate: a match against the defaults decides
 // (bin/match -a 'bin/engine -param NAME=VALUE ...' -b bin/engine -sprt ...).
+//
+// With -record FILE (docs/history/tuning.jsonl for a run worth keeping) the
+// run, finished or interrupted, is appended to FILE as a tune record of
+// the results history (docs/records.md): the values found, the pairs
+// played, the score, the plan's settings.
 package main
 
 import (
@@ -29,8 +34,11 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
+	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
+	"chessforge/internal/record"
 	"chessforge/tuner/spsa"
 )
 
@@ -40,7 +48,8 @@ func main() {
 
 const about = `Tunes the engine's search parameters by SPSA (simultaneous perturbation
 stochastic approximation) from game pairs, writing the run's state to -state
-after every batch; -resume continues an interrupted run. The last line is
+after every batch; -resume continues an interrupted run. -record appends
+the run to a results history file. The last line is
 "spsa: P of N pairs, +W =D -L for θ+c: NAME=VALUE (from START) ...".`
 
 // run is the command, with its arguments and outputs as parameters. A
@@ -56,6 +65,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if s.Concurrency <= 0 {
 		return configs.Usagef("-concurrency %d: must be positive", s.Concurrency)
+	}
+	if err := stage.CheckRecordFile(s.Record); err != nil {
+		return fmt.Errorf("-%w", err)
 	}
 	var st *spsa.State
 	var err error
@@ -104,5 +116,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "interrupted: %d of %d pairs played; run the same command with -resume to continue\n", st.Played, st.Plan.Pairs)
 	}
 	fmt.Fprintln(stdout, st.Summary())
+	if s.Record == "" {
+		return nil
+	}
+	rec := st.Record(time.Now())
+	if err := record.Append(s.Record, rec); err != nil {
+		return fmt.Errorf("-record: %w", err)
+	}
+	fmt.Fprintf(stderr, "spsa: recorded %s in %s\n", rec.ID, s.Record)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"chessforge/configs"
+	"chessforge/internal/record"
 	"chessforge/tuner/spsa"
 )
 
@@ -37,9 +38,9 @@ func TestMain(m *testing.M) {
 // nowhere, and checks its output and state file; then a longer plan on the
 // same file is refused, and the same plan resumed plays nothing more.
 func TestRunAndResume(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "run.json")
+	state, history := filepath.Join(t.TempDir(), "run.json"), filepath.Join(t.TempDir(), "tuning.jsonl")
 	args := []string{"-engine", engineBin, "-params", "LMRBase, SEEQuietMargin=30:2.5", "-pairs", "2", "-batch", "2",
-		"-tc", "nodes=300", "-max-plies", "60", "-concurrency", "2", "-state", state, "-quiet"}
+		"-tc", "nodes=300", "-max-plies", "60", "-concurrency", "2", "-state", state, "-quiet", "-record", history}
 	var stdout, stderr bytes.Buffer
 	if err := run(args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
@@ -79,6 +80,25 @@ func TestRunAndResume(t *testing.T) {
 	}
 	if got := strings.TrimSpace(stdout.String()); !strings.HasSuffix(got, st.Summary()) {
 		t.Errorf("resuming a finished run printed\n%s\nwant it to end with %q", got, st.Summary())
+	}
+	// Each run that finished appended its tune record; the refused ones none.
+	recs, err := record.Read(history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 || recs[0].ID == recs[1].ID {
+		t.Fatalf("%d records, want one from each finished run: %+v", len(recs), recs)
+	}
+	for _, r := range recs {
+		if r.Kind != record.KindTune || r.Tool != "spsa" || r.Iterations != 2 || r.Params["LMRBase"] != float64(v[0]) ||
+			r.Params["SEEQuietMargin"] != float64(v[1]) || r.Figures["wins"]+r.Figures["draws"]+r.Figures["losses"] != 4 {
+			t.Errorf("record %+v", r)
+		}
+	}
+	// A history file that does not read is refused before any game.
+	os.WriteFile(history, []byte("not json\n"), 0o644)
+	if err := run(append(args, "-resume"), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-record: "+history+":1: ") {
+		t.Errorf("a bad history file: %v", err)
 	}
 }
 

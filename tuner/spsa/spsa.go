@@ -85,6 +85,7 @@ type Settings struct {
 	TimeoutMargin configs.Duration `json:"timeout-margin" usage:"allowed beyond a clock or movetime budget before a loss on time"`
 	MoveTimeout   configs.Duration `json:"move-timeout" usage:"budget for one node- or depth-limited search before the engine counts as hung"`
 	Quiet         bool             `json:"quiet" usage:"no progress"`
+	Record        string           `json:"record" usage:"append the run's tune record (docs/records.md) to this .jsonl file when it ends or is interrupted (docs/history/tuning.jsonl for a run worth keeping); empty: none"`
 }
 
 // DefaultSettings returns the defaults of every setting.

@@ -60,14 +60,16 @@ func Run(name string, stdout, stderr io.Writer, args ...string) error {
 // PlayMatch plays a stage's match through package match, as bin/match
 // would with args: it echoes the equivalent bin/match command line as the
 // stage's header, prints the match's report (ending with its summary line)
-// to stdout and its progress to stderr, and returns the result.
-func PlayMatch(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+// to stdout and its progress to stderr, and returns the result. When ctx
+// ends the match (an interrupt), the result covers the games finished and
+// is marked Interrupted.
+func PlayMatch(ctx context.Context, name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
 	start := Start(stdout, name, append([]string{"bin/match"}, args...))
 	settings, err := match.ParseArgs(args, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("%s failed: %w", name, err)
 	}
-	r, err := match.Play(context.Background(), settings, stderr)
+	r, err := match.Play(ctx, settings, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("%s failed: %w", name, err)
 	}
