@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 import fixture
-from chessforge_data import ChessDataset, NpySource, nnue
+from chessforge_data import ChessDataset, NpySource, nnue, nnue_model, nnue_train
 
 TESTDATA = os.path.join(fixture.ROOT, "engine", "nnue", "testdata")
 # The float model's eval (SCALE * out) and the quantized one differ by the
@@ -93,7 +93,7 @@ class Features(unittest.TestCase):
         for (planes, _, value, _), rows in zip(ds, ds.compact_batches()):
             x = nnue.piece_bits(torch.from_numpy(rows["packed"]))
             self.assertEqual(x.dtype, torch.uint8)
-            self.assertTrue(torch.equal(nnue._shifted_bits(torch.from_numpy(rows["packed"])), x))  # the GPU's way
+            self.assertTrue(torch.equal(nnue_model._shifted_bits(torch.from_numpy(rows["packed"])), x))  # the GPU's way
             self.assertTrue(torch.equal(x.bool(), planes.reshape(len(planes), -1)[:, :768] != 0))
             np.testing.assert_array_equal(rows["value"], value.numpy())
             for mirror in (False, True):
@@ -196,7 +196,7 @@ class Training(unittest.TestCase):
         # One model's validation loss, read streamed and preloaded.
         args = argparse.Namespace(batch_size=100, shuffle_buffer=0, lam=0.0, min_ply=4, max_score=0,
                                   skip_in_check=True, skip_captures=False, disagree_score=0)
-        ds = nnue._dataset(self.data, args, 3, False)
+        ds = nnue_train._dataset(self.data, args, 3, False)
         model = nnue.Net(buckets=2, hidden=32)
         model.load_state_dict(a["model"])
         loss, n = nnue.evaluate(model, ds, torch.device("cpu"))

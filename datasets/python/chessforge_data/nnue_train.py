@@ -1,0 +1,350 @@
+"""Training of chessforge's NNUE (``chessforge-nnue train``): the start
+(random, seeded, or ``--init`` from a checkpoint or a network file), the
+datasets and their validation split, the loss, ``--preload`` and the
+epochs, each written as a checkpoint DIR/epoch-NNNN.pt that ``--resume``
+continues.
+
+Loss: the squared error between ``sigmoid(out)`` (that is ``sigmoid(eval /
+400)``) and the target ``lam * result + (1 - lam) * sigmoid(score / 400)``,
+both from the side to move, ``lam`` = ``--lambda`` (default 0: the search
+score alone). After every Adam step W1, b1 and W2 are clipped to [-CLIP,
+CLIP] (:meth:`Net.clip_`).
+
+Inputs: ``--inputs`` chooses the features as sparse lists or dense rows
+(:data:`INPUTS_CHOICES`). ``--preload`` reads the rows once into the
+device's memory (:class:`Preloaded`) and draws each epoch from there, which
+is what keeps a GPU busy: streamed, the CPU's reading is the bottleneck.
+"""
+
+import datetime
+import glob
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+from . import layout
+from .dataset import ChessDataset
+from .nnue_export import dequantize, read_net
+from .nnue_model import HIDDEN, WIDTH_RULE, Net, architecture, dense_features, piece_bits, sparse_features, valid_hidden
+
+
+def initial_state(path, buckets=None):
+    """The model state to start training from, with this many output
+    buckets (None: the start's own), its feature set (True: king-mirrored)
+    and its pawn table (None where it has none): a network file's
+    (``.nnue``, dequantized) or a checkpoint's. A one-output start is
+    copied into every bucket."""
+    if path.endswith(".nnue"):
+        q = read_net(path)[0]
+        state, mirror, pawns = dequantize(q), q["mirror"], q["pawn_scale"]
+    elif not os.path.isfile(path):
+        raise ValueError(f"--init {path}: no such file")
+    else:
+        ck = torch.load(path, map_location="cpu")
+        state, mirror, pawns = ck["model"], ck.get("settings", {}).get("mirror", False), ck.get("pawn_scale")
+    return with_buckets(state, buckets, path), mirror, pawns
+
+
+def with_buckets(state, buckets, path):
+    """``state`` with this many output buckets (None: as it is): a
+    one-output state's layer copied into every bucket; any other change is
+    an error naming ``path``, where the state came from."""
+    had = state["out.weight"].shape[0]
+    if buckets is None or buckets == had:
+        return state
+    if had != 1:
+        raise ValueError(f"--init {path}: {had} output buckets, training {buckets}")
+    return dict(state, **{"out.weight": state["out.weight"].repeat(buckets, 1),
+                          "out.bias": state["out.bias"].repeat(buckets)})
+
+def _dataset(path, args, seed, shuffle):
+    return ChessDataset(path, batch_size=args.batch_size, shuffle_buffer=args.shuffle_buffer if shuffle else 0,
+                        seed=seed, value_target="blend", blend=args.lam, score_scale=400.0, side_to_move=True,
+                        min_ply=args.min_ply, max_score=args.max_score, skip_in_check=args.skip_in_check,
+                        skip_captures=args.skip_captures, disagree_score=args.disagree_score)
+
+
+def _split(train, val_every):
+    """Hold out every ``val_every``-th unit of ``train``'s source (at
+    least one when it has two or more) for validation: (train, val units)."""
+    units = list(train.source.units)
+    if len(units) < 2 or val_every <= 0:
+        return None
+    held = [u for i, u in enumerate(units) if i % val_every == val_every - 1] or units[-1:]
+    train.source.units = [u for u in units if u not in held]
+    return held
+
+
+#: The trainer's inputs: "sparse" feature lists summed by the EmbeddingBag
+#: (the least work, best on a CPU), "dense" 0/1 rows through matrix
+#: products (best on a GPU, whose time the sparse sums and their
+#: sort-based deterministic gradient take), "auto" dense on CUDA only.
+INPUTS_CHOICES = ("auto", "sparse", "dense")
+
+
+def _dense(inputs, device):
+    return inputs == "dense" or (inputs == "auto" and device.type == "cuda")
+
+
+def _tensor(a):
+    return a if isinstance(a, torch.Tensor) else torch.from_numpy(a)
+
+
+def _loss(model, rows, device, mirror, dense):
+    """The mean squared error of a batch of compact rows and its size.
+    ``rows["packed"]`` and ``rows["value"]`` are NumPy arrays or tensors
+    on any device (:class:`Preloaded`'s). Dense: the rows' bits go to the
+    device as they are (104 bytes a row) and the features are built there.
+    Sparse: the lists are built on the CPU."""
+    if dense:
+        out = model.forward_dense(*dense_features(piece_bits(_tensor(rows["packed"]).to(device)), mirror))
+    else:
+        packed = rows["packed"]
+        if isinstance(packed, torch.Tensor):
+            packed = packed.cpu()
+        us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
+        out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
+    value = _tensor(rows["value"]).to(device)
+    return torch.mean((torch.sigmoid(out) - value) ** 2), len(value)
+
+
+def evaluate(model, ds, device, mirror=False, inputs="auto"):
+    """The mean loss over a dataset (no gradient) and its rows; ``ds`` is
+    a :class:`ChessDataset` or a :class:`Preloaded` one."""
+    total, n = torch.zeros((), dtype=torch.float64, device=device), 0
+    dense = _dense(inputs, device)
+    with torch.no_grad():
+        for rows in ds.compact_batches():
+            loss, k = _loss(model, rows, device, mirror, dense)
+            total += loss.double() * k
+            n += k
+    return float(total) / max(n, 1), n
+
+
+class Preloaded:
+    """A dataset's rows read once and kept on a device (``--preload``):
+    the side to move's 768 piece bits (uint8 [N, 12, 8], 96 bytes a row)
+    and the value target (float32 [N]) of every row the dataset's filters
+    keep, as the dataset presents them. A GPU then trains from its own
+    memory, without waiting for the CPU to read, filter and mirror each
+    epoch again; on a CPU it saves the reading too.
+
+    :meth:`set_epoch` chooses the epoch; :meth:`compact_batches` yields
+    its batches: all rows in a random order drawn on the CPU from the seed
+    and the epoch alone (so a CPU and a GPU run, or a resumed one, see the
+    same batches), or in the order read with ``shuffle`` false (validation).
+    """
+
+    def __init__(self, ds, device, batch_size, seed, shuffle=True):
+        read_rows = max(batch_size, 65536)  # large reads: the batch size is the training's alone
+        was, ds.batch_size = ds.batch_size, read_rows
+        saved_buffer, ds.shuffle_buffer = ds.shuffle_buffer, 0
+        packed, value = [], []
+        try:
+            for rows in ds.compact_batches():
+                packed.append(torch.from_numpy(np.ascontiguousarray(rows["packed"][:, :12])).to(device))
+                value.append(torch.from_numpy(rows["value"]).to(device))
+        finally:
+            ds.batch_size, ds.shuffle_buffer = was, saved_buffer
+        self.packed = torch.cat(packed) if packed else torch.zeros((0, 12, 8), dtype=torch.uint8, device=device)
+        self.value = torch.cat(value) if value else torch.zeros(0, dtype=torch.float32, device=device)
+        self.batch_size, self.seed, self.shuffle, self.epoch = batch_size, seed, shuffle, 0
+
+    def __len__(self):
+        return len(self.value)
+
+    @property
+    def nbytes(self):
+        return self.packed.numel() + 4 * self.value.numel()
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+    def compact_batches(self):
+        n, B = len(self), self.batch_size
+        if self.shuffle:
+            g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)
+            order = torch.randperm(n, generator=g).to(self.packed.device)
+            for i in range(0, n, B):
+                idx = order[i:i + B]
+                yield {"packed": self.packed[idx], "value": self.value[idx]}
+        else:
+            for i in range(0, n, B):
+                yield {"packed": self.packed[i:i + B], "value": self.value[i:i + B]}
+
+
+# The settings a resumed run must share with the checkpoint's, so that it
+# continues the same run (epochs, threads, device and inputs may change).
+_SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
+                   "init_scale", "hidden", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
+                   "init", "preload")
+
+# Settings added after checkpoints were first written, with the value an
+# older checkpoint's run had.
+_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN, "preload": False}
+
+
+def _checkpoints(out):
+    return sorted(glob.glob(os.path.join(out, "epoch-*.pt")))
+
+
+def epoch_lr(args, epoch):
+    """The learning rate of an epoch (0-based): --lr decayed by --lr-gamma
+    each epoch, so that it depends on the epoch alone and a resumed run
+    (even one given more --epochs) continues the same schedule."""
+    return args.lr * args.lr_gamma ** epoch
+
+
+def train(args):
+    """Train (or resume) a network; returns the last checkpoint's path.
+    torch's deterministic mode and thread count are restored afterwards."""
+    det, threads = torch.are_deterministic_algorithms_enabled(), torch.get_num_threads()
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    try:
+        if device.type == "cuda":
+            # cuBLAS repeats itself only with a fixed workspace; where a CUDA
+            # kernel has no deterministic form torch warns instead of failing
+            # (CPU runs are exact).
+            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        return _train(args, device)
+    finally:
+        torch.use_deterministic_algorithms(det)
+        torch.set_num_threads(threads)
+
+
+def _train(args, device):
+    if isinstance(args.data, str):  # one path, as a caller may give it
+        args.data = [args.data]
+    # The --init weights, feature set and pawn table, read once. The table
+    # goes into every checkpoint, and export writes it: the weights learnt
+    # their scale beside it.
+    init_state, init_mirror, init_pawns = None, False, None
+    if args.init:
+        init_state, init_mirror, init_pawns = initial_state(args.init)
+    if args.buckets is None:  # the --init network's, else one
+        args.buckets = init_state["out.weight"].shape[0] if init_state is not None else 1
+    init_hidden = init_state["ft.weight"].shape[1] if init_state is not None else None
+    if args.hidden is None:  # the --init network's width, else HIDDEN
+        args.hidden = init_hidden or HIDDEN
+    elif init_hidden is not None and args.hidden != init_hidden:
+        raise ValueError(f"--init {args.init}: accumulators {init_hidden} wide, training {args.hidden} (--hidden)")
+    if not valid_hidden(args.hidden):
+        raise ValueError(f"--hidden {args.hidden}: want {WIDTH_RULE}")
+    if args.mirror is None:  # the --init network's feature set, else plain
+        args.mirror = init_mirror
+    elif args.init and args.mirror != init_mirror:
+        raise ValueError(f"--init {args.init}: {'king-mirrored' if init_mirror else 'plain'} features, "
+                         f"training {'king-mirrored' if args.mirror else 'plain'} ones (--mirror)")
+    torch.manual_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    model = Net(args.init_scale, args.buckets, args.hidden).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    history, start, positions = [], 0, 0
+    init_val = None  # the --init network's validation loss, before any training
+    if args.resume:
+        ck = _checkpoints(args.out)
+        if ck:
+            state = torch.load(ck[-1], map_location=device)
+            was = state["settings"]
+            for k in _SAME_ON_RESUME:
+                had = was.get(k, _ADDED_SETTINGS.get(k))
+                if k == "data" and isinstance(had, str):  # one path, as checkpoints wrote it before lists
+                    had = [had]
+                if had != getattr(args, k):
+                    raise ValueError(f"{ck[-1]}: trained with {k} {had!r}, resumed with {getattr(args, k)!r}")
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["optimizer"])
+            history, start, positions = state["history"], state["epoch"], state["positions"]
+            init_val = state.get("init_val_loss")
+            print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
+    if args.init and not start:
+        model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
+        model.clip_()
+        print(f"starting from {args.init}", flush=True)
+    tr = _dataset(args.data, args, args.seed, True)
+    if tr.layout.game != layout.CHESS.game:
+        raise ValueError(f"{' '.join(args.data)}: a {tr.layout.game} dataset ({tr.layout}); the network's features are chess pieces")
+    val = None
+    if args.val:
+        val = _dataset(args.val, args, args.seed, False)
+    else:
+        held = _split(tr, args.val_every)
+        if held:
+            val = _dataset(args.data, args, args.seed, False)
+            val.source.units = held
+    def rows(ds):
+        return sum(ds.unit_rows(u) for u in ds.source.units) if ds else 0
+
+    n_train, n_val = rows(tr), rows(val)
+    print(f"{n_train} training positions, {n_val} validation, on {device}, "
+          f"lambda {args.lam}, {architecture(args.buckets, args.mirror, args.hidden)}", flush=True)
+    if args.preload:
+        t0 = time.perf_counter()
+        tr = Preloaded(tr, device, args.batch_size, args.seed)
+        if val:
+            val = Preloaded(val, device, args.batch_size, args.seed, shuffle=False)
+        print(f"preloaded {len(tr)} training and {len(val) if val else 0} validation positions "
+              f"({(tr.nbytes + (val.nbytes if val else 0)) / 2**20:.0f} MiB on {device}) "
+              f"in {time.perf_counter() - t0:.1f} s", flush=True)
+    if args.init and not start and val:
+        model.eval()
+        init_val = round(evaluate(model, val, device, args.mirror, args.inputs)[0], 7)
+        print(f"starting network: val loss {init_val:.6f}", flush=True)
+    path = None
+    dense = _dense(args.inputs, device)
+    for epoch in range(start, args.epochs):
+        tr.set_epoch(epoch)
+        lr = epoch_lr(args, epoch)
+        for group in opt.param_groups:
+            group["lr"] = lr
+        model.train()
+        t0, c0 = time.perf_counter(), time.process_time()
+        # The running total stays on the device, so that a step need not
+        # wait for the last one (a GPU's queue stays full).
+        total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
+        shown = t0
+        for rows in tr.compact_batches():
+            loss, k = _loss(model, rows, device, args.mirror, dense)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            model.clip_()
+            total += loss.detach().double() * k
+            n += k
+            steps += 1
+            if args.progress and time.perf_counter() - shown >= args.progress:
+                shown = time.perf_counter()
+                print(f"epoch {epoch + 1}: {n} positions, train loss {float(total) / n:.6f}, "
+                      f"{n / (shown - t0):.0f} positions/s (of {n_train} an epoch, after the filters)",
+                      file=sys.stderr, flush=True)
+            if args.steps and steps >= args.steps:
+                break
+        total = float(total)  # waits for the last step
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        positions += n
+        vloss = evaluate(model, val, device, args.mirror, args.inputs)[0] if val else None
+        history.append({"epoch": epoch + 1, "lr": lr, "train_loss": round(total / max(n, 1), 7),
+                        "val_loss": None if vloss is None else round(vloss, 7), "positions": n})
+        print(f"epoch {epoch + 1}: lr {lr:.3g}, train loss {total / max(n, 1):.6f}, val loss "
+              f"{'-' if vloss is None else f'{vloss:.6f}'}, {n} positions, {n / wall:.0f} positions/s, "
+              f"{n / max(cpu, 1e-9):.0f} per CPU second", flush=True)
+        path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
+        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
+                    "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
+                    "init_val_loss": init_val,
+                    "pawn_scale": None if init_pawns is None else list(init_pawns),
+                    "settings": {k: v for k, v in vars(args).items() if k not in ("func", "resume")},
+                    "command": args.command,
+                    "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
+                   path + ".tmp")
+        os.replace(path + ".tmp", path)
+    if path is None:
+        ck = _checkpoints(args.out)
+        path = ck[-1] if ck else None
+    return path
