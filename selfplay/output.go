@@ -13,6 +13,7 @@ import (
 
 	"chessforge/configs"
 	"chessforge/datasets"
+	"chessforge/datasets/jobs"
 	"chessforge/encoder"
 	"chessforge/engine/uci"
 )
@@ -20,12 +21,11 @@ import (
 // Metadata keys self-play adds to each dataset file, beside the ones
 // datasets.Writer writes (the job config is chessforge.config).
 const (
-	// KeyShard is the shard that wrote the file, "K/N".
-	KeyShard = "chessforge.selfplay.shard"
-	// KeyGames is the range of the shard's games in the file, "from-to":
-	// the shard's i-th game for from <= i < to (see Shard.Game), including
-	// games that contributed no row.
-	KeyGames = "chessforge.selfplay.games"
+	// KeyShard is the shard that wrote the file, "K/N" (jobs.KeyShard).
+	KeyShard = jobs.KeyShard
+	// KeyGames is the range of the shard's games in the file, "from-to"
+	// (jobs.KeyGames).
+	KeyGames = jobs.KeyGames
 	// KeyEval is the evaluation that played the games: EvalHandCrafted or
 	// EvalNNUE.
 	KeyEval = "chessforge.selfplay.eval"
@@ -211,7 +211,7 @@ func (o *output) readInfo(path string) (partInfo, error) {
 	if got := kv[KeyShard]; got != o.shard.String() {
 		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by shard %q, this is shard %v", path, got, o.shard)
 	}
-	from, to, err := gameRange(kv[KeyGames])
+	from, to, err := jobs.ParseGames(kv[KeyGames])
 	if err != nil {
 		return partInfo{}, fmt.Errorf("selfplay: resume: %s: metadata %s: %w", path, KeyGames, err)
 	}

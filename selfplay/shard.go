@@ -4,48 +4,16 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"chessforge/datasets/jobs"
 )
 
-// Shard is one process's share of a job: shard K of N plays the games whose
-// number g (0-based) has g mod N = K-1. Game numbers are therefore disjoint
-// across shards, and together the shards play every game of the job.
-type Shard struct {
-	K, N int // 1 <= K <= N
-}
+// Shard is one process's share of a job (jobs.Shard, the dataset format's):
+// shard K of N plays the games whose number g (0-based) has g mod N = K-1.
+type Shard = jobs.Shard
 
 // Unsharded is the whole job in one process.
-var Unsharded = Shard{1, 1}
-
-// String returns "K/N".
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
-
-// Games returns how many of a job's games the shard plays.
-func (s Shard) Games(total int) int {
-	if total < s.K {
-		return 0
-	}
-	return (total-s.K)/s.N + 1
-}
-
-// Game returns the job's game number of the shard's i-th game (0-based).
-func (s Shard) Game(i int) int { return s.K - 1 + i*s.N }
-
-// ParseShard reads "K/N" with 1 <= K <= N.
-func ParseShard(text string) (Shard, error) {
-	ks, ns, ok := strings.Cut(strings.TrimSpace(text), "/")
-	if !ok {
-		return Shard{}, fmt.Errorf("shard %q: want K/N, e.g. 3/8", text)
-	}
-	k, err1 := strconv.Atoi(ks)
-	n, err2 := strconv.Atoi(ns)
-	if err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("shard %q: K and N must be whole numbers", text)
-	}
-	if n < 1 || k < 1 || k > n {
-		return Shard{}, fmt.Errorf("shard %q: need 1 <= K <= N", text)
-	}
-	return Shard{k, n}, nil
-}
+var Unsharded = Shard{K: 1, N: 1}
 
 // ShardFromEnv finds the shard from a batch system's environment, read
 // through getenv (os.Getenv in the program):
@@ -78,7 +46,7 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 		if err != nil {
 			return Shard{}, true, err
 		}
-		s := Shard{id - lo + 1, n}
+		s := Shard{K: id - lo + 1, N: n}
 		if s.K < 1 || s.K > s.N {
 			return Shard{}, true, fmt.Errorf("slurm array task %d (min %d, count %d) gives shard %v: use a contiguous array without a step", id, lo, n, s)
 		}
@@ -96,7 +64,7 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 		if err != nil {
 			return Shard{}, true, err
 		}
-		s := Shard{idx + 1, n}
+		s := Shard{K: idx + 1, N: n}
 		if s.K < 1 || s.K > s.N {
 			return Shard{}, true, fmt.Errorf("JOB_COMPLETION_INDEX=%d is outside SELFPLAY_SHARDS=%d", idx, n)
 		}
@@ -116,7 +84,7 @@ func ResolveShard(setting string, getenv func(string) string) (Shard, error) {
 		}
 		return s, nil
 	}
-	s, err := ParseShard(setting)
+	s, err := jobs.ParseShard(setting)
 	if err != nil {
 		return Shard{}, fmt.Errorf("selfplay: -shard: %w", err)
 	}

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"chessforge/datasets"
+	"chessforge/datasets/jobs"
 	"chessforge/encoder"
-	"chessforge/selfplay"
 )
 
 // Progress is told how many more rows have been handled; nil shows nothing.
@@ -30,7 +30,7 @@ type Info struct {
 	// Jobs is what the files hold of each self-play job that wrote them:
 	// its shards and games, present and missing (none for files self-play
 	// did not write); JobsErr is why that could not be read.
-	Jobs    []*selfplay.Coverage
+	Jobs    []*jobs.Coverage
 	JobsErr error
 }
 
@@ -50,7 +50,7 @@ func Describe(path string, progress Progress) (*Info, error) {
 		return nil, err
 	}
 	in := &Info{Files: files, ColumnBytes: map[string]int64{}}
-	in.Jobs, in.JobsErr = selfplay.JobCoverage(files)
+	in.Jobs, in.JobsErr = jobs.Cover(files)
 	for _, f := range files {
 		in.Rows += f.Rows
 		in.Size += f.Size
