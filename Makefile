@@ -6,7 +6,7 @@ GO      ?= go
 export GOAMD64 ?= v2
 BIN     := bin
 
-.PHONY: all build pgo test test-nodecheck test-python bench perft vet fmt clean selfplay loop loop-nnue nnue
+.PHONY: all build pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue
 
 all: build
 
@@ -86,6 +86,11 @@ test-python: build
 # Benchmarks: move generation (perft), and more as parts land.
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./engine/board/
+
+# The results history: docs/history.md, its plots and README.md's status
+# block, drawn from the records in docs/history/*.jsonl (docs/records.md).
+history:
+	$(GO) run ./cmd/history
 
 # Full-depth perft of the six standard positions (start depth 6, Kiwipete depth 5, ...).
 perft:
