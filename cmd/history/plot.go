@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -54,6 +55,7 @@ func (h *history) lineagePlot() ([]byte, error) {
 	p.Title.Text = "The network lineage's Elo"
 	p.X.Label.Text = "date"
 	p.Y.Label.Text = "Elo"
+	p.Y.Tick.Marker = plot.TickerFunc(wholeTicks)
 	p.X.Tick.Marker = plot.TimeTicks{Format: "2006-01-02"}
 	leg := plot.NewLegend()
 
@@ -93,6 +95,18 @@ func (h *history) lineagePlot() ([]byte, error) {
 	}
 	frame(p, len(gates.XYs)+len(cum)+len(stockfish.XYs) == 0)
 	return svg(p, leg)
+}
+
+// wholeTicks are gonum's default ticks labelled as whole numbers (its
+// labels carry decimals on some ranges, "250.00").
+func wholeTicks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(math.Round(t.Value), 'f', 0, 64)
+		}
+	}
+	return ticks
 }
 
 // reverse puts points newest first into oldest first.
