@@ -97,10 +97,10 @@ func TestTheFixtureRendersItsTables(t *testing.T) {
 	readme := read(t, p.readme)
 	want := "# chessforge\n\nWhere it stands:\n\n<!-- begin status -->\n" +
 		"| where it stands | figure | record |\n|---|---|---|\n" +
-		"| Embedded network | `1e3bf8638d5e0a3e`, +108.4 Elo over the hand-crafted evaluation (its lineage's gate matches) | [net-1e3bf8638d5e0a3e](docs/history.md#net-1e3bf8638d5e0a3e) |\n" +
-		"| Against Stockfish 2850 | 44.3%, -39.7 ± 26.0 Elo, 246 games at clock=10+0.1 | [sf-new](docs/history.md#sf-new) |\n" +
-		"| Search bench | 2,339,207 nodes, 2,130,000 nodes/s (2 cores) | [bench-search](docs/history.md#bench-search) |\n" +
-		"| Self-play | 1234.5 positions/s (2 cores) | [bench-selfplay](docs/history.md#bench-selfplay) |\n" +
+		"| Embedded network | `1e3bf8638d5e0a3e`, +108.4 Elo over the hand-crafted evaluation (its lineage's gate matches) | [record](docs/history.md#net-1e3bf8638d5e0a3e) |\n" +
+		"| Against Stockfish 2850 | 44.3%, -39.7 ± 26.0 Elo, 246 games at clock=10+0.1 | [record](docs/history.md#sf-new) |\n" +
+		"| Search bench | 2,339,207 nodes, 2,130,000 nodes/s (2 cores) | [record](docs/history.md#bench-search) |\n" +
+		"| Self-play | 1234.5 positions/s (2 cores) | [record](docs/history.md#bench-selfplay) |\n" +
 		"\n![lineage](docs/history/lineage.svg)\n<!-- end status -->\n\nThe rest.\n"
 	if readme != want {
 		t.Errorf("README:\n%s\nwant:\n%s", readme, want)

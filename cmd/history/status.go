@@ -7,6 +7,10 @@ import (
 	"chessforge/internal/record"
 )
 
+// maxLine bounds the length of the README's lines (issue 61: none of 200
+// characters or more).
+const maxLine = 200
+
 // status returns the README's status block: a table of where the engine
 // stands (the embedded network and its lineage's Elo over the hand-crafted
 // evaluation, its latest result against Stockfish 2850, the latest bench
@@ -14,7 +18,7 @@ import (
 // on the page, then the lineage plot. page and lineage are paths relative
 // to the README.
 func (h *history) status(page, lineage string) []byte {
-	link := func(r *record.Record) string { return fmt.Sprintf("[%s](%s#%s)", r.ID, page, r.ID) }
+	link := func(r *record.Record) string { return fmt.Sprintf("[record](%s#%s)", page, r.ID) }
 	var b bytes.Buffer
 	b.WriteString("| where it stands | figure | record |\n|---|---|---|\n")
 	row := func(what, figure, rec string) { fmt.Fprintf(&b, "| %s | %s | %s |\n", what, cell(figure), rec) }
@@ -82,8 +86,10 @@ func (h *history) status(page, lineage string) []byte {
 			continue
 		}
 		figure := fmt.Sprintf(s.format, values...)
-		if latest.Machine != "" {
-			figure += " (" + latest.Machine + ")"
+		// The machine, unless it would make the line too long.
+		if m := " (" + latest.Machine + ")"; latest.Machine != "" &&
+			len(fmt.Sprintf("| %s | %s | %s |", s.name, cell(figure+m), link(latest))) < maxLine {
+			figure += m
 		}
 		row(s.name, figure, link(latest))
 	}
