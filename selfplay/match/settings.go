@@ -136,6 +136,9 @@ func ParseArgs(args []string, w io.Writer) (*Settings, error) {
 // adjudication rules and the PGN tags. The PGN file is Play's to write, so
 // the Config has no PGN writer; its progress bar goes to stderr unless the
 // settings are quiet, and so does a note when the openings must repeat.
+// With -record or -what it checks first what the match's record will need
+// (checkRecord), so that a long match does not end in a record that
+// cannot be written.
 func (s *Settings) Config(stderr io.Writer) (*Config, error) {
 	if err := s.checkRecord(); err != nil {
 		return nil, err
