@@ -279,23 +279,59 @@ const minSPRTPairs = 10
 // so far, marked Interrupted, with ctx's error; it returns a nil result only
 // when the match cannot start (no openings, an engine that does not start).
 func Run(parent context.Context, cfg *Config) (*Result, error) {
-	if cfg.Game != "" && cfg.Game != Chess && cfg.Game != Dama {
-		return nil, fmt.Errorf("unknown game %q (want %s or %s)", cfg.Game, Chess, Dama)
-	}
-	if cfg.openings() == 0 {
-		return nil, errors.New("no openings")
+	if err := cfg.checkPlayable(); err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
-	// The first worker's engines are started here, to learn the names and
-	// to fail early on a bad command or option.
+	first, r, err := startMatch(cfg)
+	if err != nil {
+		return nil, err
+	}
+	spec := gameSpecs(cfg)
+	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
+	t, done, err := countEarlier(cfg, r, hdr, spec)
+	if err != nil {
+		first.close()
+		return nil, err
+	}
+	out := playGames(ctx, cfg, first, spec, done, r.Stopped)
+	fatal := collect(cfg, r, t, hdr, done, out, cancel)
+	r.Elapsed = time.Since(start)
+	if fatal != nil {
+		return r, fatal
+	}
+	if err := parent.Err(); err != nil {
+		r.Interrupted = true
+		return r, err
+	}
+	return r, nil
+}
+
+// checkPlayable reports why the Config cannot start a match: a game other
+// than Chess or Dama, or no openings of its game.
+func (c *Config) checkPlayable() error {
+	if c.Game != "" && c.Game != Chess && c.Game != Dama {
+		return fmt.Errorf("unknown game %q (want %s or %s)", c.Game, Chess, Dama)
+	}
+	if c.openings() == 0 {
+		return errors.New("no openings")
+	}
+	return nil
+}
+
+// startMatch starts the first worker's engines, to learn their names and
+// to fail early on a bad command or option, and begins the match's result:
+// its settings and the engines' names (the players' names, else the
+// engines' own), made distinct.
+func startMatch(cfg *Config) (*worker, *Result, error) {
 	first := &worker{cfg: cfg}
 	for side := range 2 {
 		if err := first.start(side); err != nil {
 			first.close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	r := &Result{
@@ -317,9 +353,15 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		r.Names[1] += " (B)"
 	}
 	first.names = r.Names
+	return first, r, nil
+}
 
+// gameSpecs returns the function that gives the match's game g: A is White
+// in the even games, and each pair of games plays the next opening of a
+// seed-shuffled order, starting over when the openings run out.
+func gameSpecs(cfg *Config) func(g int) gameSpec {
 	order := openingOrder(cfg.openings(), cfg.Seed)
-	spec := func(g int) gameSpec {
+	return func(g int) gameSpec {
 		spec := gameSpec{index: g, aWhite: g%2 == 0}
 		if i := order[(g/2)%len(order)]; cfg.dama() {
 			spec.damaOpening = cfg.DamaOpenings[i]
@@ -328,11 +370,15 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		}
 		return spec
 	}
-	hdr := &pgnHeader{event: cfg.Event, site: cfg.Site, date: cfg.Date, names: r.Names, tc: r.TC}
+}
+
+// countEarlier checks the games of an earlier run (cfg.Earlier) and counts
+// them into a new tally of r, and returns the tally and which of the
+// match's games are done.
+func countEarlier(cfg *Config, r *Result, hdr *pgnHeader, spec func(g int) gameSpec) (*tally, []bool, error) {
 	earlier, err := hdr.resume(cfg, spec)
 	if err != nil {
-		first.close()
-		return nil, err
+		return nil, nil, err
 	}
 	t := newTally(r, cfg)
 	done := make([]bool, cfg.Games)
@@ -341,8 +387,14 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		t.add(rec)
 	}
 	r.Resumed = len(earlier)
+	return t, done, nil
+}
 
-	decided := r.Stopped // by the earlier games alone: nothing to play
+// playGames hands the games not done to max(cfg.Concurrency, 1) workers,
+// first among them, until ctx ends, and returns the channel of their
+// outcomes, closed when every worker has stopped. When the earlier games
+// alone decided the match (decided), it plays none.
+func playGames(ctx context.Context, cfg *Config, first *worker, spec func(g int) gameSpec, done []bool, decided bool) <-chan outcome {
 	jobs := make(chan gameSpec)
 	go func() {
 		defer close(jobs)
@@ -362,7 +414,7 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	for i := range max(cfg.Concurrency, 1) {
 		w := first
 		if i > 0 {
-			w = &worker{cfg: cfg, names: r.Names}
+			w = &worker{cfg: cfg, names: first.names}
 		}
 		wg.Add(1)
 		go func() {
@@ -374,27 +426,23 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 		wg.Wait()
 		close(out)
 	}()
+	return out
+}
 
+// collect takes the workers' outcomes until out closes: it counts each
+// finished game into r, logs its forfeits, writes it to the PGN in the
+// match's order and shows the score on the progress bar. It cancels the
+// match when the SPRT decides it or on the first error (a worker's or the
+// PGN's), which it returns.
+func collect(cfg *Config, r *Result, t *tally, hdr *pgnHeader, done []bool, out <-chan outcome, cancel context.CancelFunc) error {
 	bar := progress.New(cfg.Progress, int64(cfg.Games), "match",
 		progress.Style{Width: 30, Throttle: 250 * time.Millisecond, Unit: "games", Elapsed: true, EndLine: true})
 	if r.Resumed > 0 {
 		bar.StartAt(int64(r.Resumed)) // counted, but not in the rate of this run's games
 		bar.Describe(progressLine(r))
 	}
-	write := writePGN
-	if cfg.dama() {
-		write = writePDN
-	}
-	pending := map[int]*gameRecord{}
-	nextPGN := 0 // the first game not yet written, nor resumed
-	skipDone := func() {
-		for nextPGN < cfg.Games && done[nextPGN] {
-			nextPGN++
-		}
-	}
-	skipDone()
+	games := newPGNQueue(cfg, hdr, done)
 	var fatal error
-
 	for o := range out {
 		if o.err != nil {
 			if fatal == nil {
@@ -410,17 +458,9 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 				logForfeit(cfg.Log, rec, side)
 			}
 		}
-		if cfg.PGN != nil {
-			pending[rec.spec.index] = rec
-			for pending[nextPGN] != nil {
-				if err := write(cfg.PGN, hdr, pending[nextPGN]); err != nil && fatal == nil {
-					fatal = fmt.Errorf("writing PGN: %w", err)
-					cancel()
-				}
-				delete(pending, nextPGN)
-				nextPGN++
-				skipDone()
-			}
+		if err := games.add(rec); err != nil && fatal == nil {
+			fatal = fmt.Errorf("writing PGN: %w", err)
+			cancel()
 		}
 		if r.Stopped {
 			cancel()
@@ -433,28 +473,77 @@ func Run(parent context.Context, cfg *Config) (*Result, error) {
 	// so that it reads as finished.
 	bar.SetTotal(int64(r.Score.Games()))
 	bar.Finish()
-	// Games finished after a gap left by an abandoned game.
-	if cfg.PGN != nil {
-		keys := make([]int, 0, len(pending))
-		for k := range pending {
-			keys = append(keys, k)
+	if err := games.flush(); err != nil && fatal == nil {
+		fatal = fmt.Errorf("writing PGN: %w", err)
+	}
+	return fatal
+}
+
+// pgnQueue writes a match's finished games to its PGN (for draughts, PDN)
+// in the match's order: a game waits there for the games before it, and
+// the games an earlier run played (done) are passed over.
+type pgnQueue struct {
+	w       io.Writer // nil: no PGN, and add and flush do nothing
+	hdr     *pgnHeader
+	write   func(w io.Writer, h *pgnHeader, g *gameRecord) error
+	done    []bool
+	pending map[int]*gameRecord
+	next    int // the first game not yet written, nor resumed
+}
+
+func newPGNQueue(cfg *Config, hdr *pgnHeader, done []bool) *pgnQueue {
+	q := &pgnQueue{w: cfg.PGN, hdr: hdr, write: writePGN, done: done, pending: map[int]*gameRecord{}}
+	if cfg.dama() {
+		q.write = writePDN
+	}
+	q.skipDone()
+	return q
+}
+
+// skipDone moves next past the games an earlier run played.
+func (q *pgnQueue) skipDone() {
+	for q.next < len(q.done) && q.done[q.next] {
+		q.next++
+	}
+}
+
+// add queues a finished game and writes every game now next in order. It
+// returns the first write's error, after writing on past it.
+func (q *pgnQueue) add(rec *gameRecord) error {
+	if q.w == nil {
+		return nil
+	}
+	var first error
+	q.pending[rec.spec.index] = rec
+	for q.pending[q.next] != nil {
+		if err := q.write(q.w, q.hdr, q.pending[q.next]); err != nil && first == nil {
+			first = err
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if err := write(cfg.PGN, hdr, pending[k]); err != nil && fatal == nil {
-				fatal = fmt.Errorf("writing PGN: %w", err)
-			}
+		delete(q.pending, q.next)
+		q.next++
+		q.skipDone()
+	}
+	return first
+}
+
+// flush writes, in order, the games still waiting: those finished after a
+// gap that an abandoned game left. It returns the first write's error.
+func (q *pgnQueue) flush() error {
+	if q.w == nil {
+		return nil
+	}
+	keys := make([]int, 0, len(q.pending))
+	for k := range q.pending {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var first error
+	for _, k := range keys {
+		if err := q.write(q.w, q.hdr, q.pending[k]); err != nil && first == nil {
+			first = err
 		}
 	}
-	r.Elapsed = time.Since(start)
-	if fatal != nil {
-		return r, fatal
-	}
-	if err := parent.Err(); err != nil {
-		r.Interrupted = true
-		return r, err
-	}
-	return r, nil
+	return first
 }
 
 // tally counts a match's finished games into its result: the score, the
