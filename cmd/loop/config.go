@@ -46,6 +46,8 @@ type Config struct {
 	// The pawn table of the new network (nnue: fit-pawn-scale, pawn-scale-args).
 	stage.PawnTable
 	MatchLevel bool `json:"match-level" usage:"nnue: fit the new network's pawn table at the level that puts its scores on the current network's scale (chessforge-nnue pawnscale --level-of), for which the search's margins were tuned; false: at the exported file's level (needs fit-pawn-scale)"`
+	// The history file of each cycle's records (record).
+	stage.Record
 }
 
 // defaultConfig returns the defaults of every setting.
@@ -107,7 +109,8 @@ func (c *Config) validate() error {
 const about = `Runs the improvement cycle. texel: self-play, tune, rebuild, match; keeps the new tables
 if they win. nnue: self-play with the current network, train the next one on every cycle's
 positions, export it, match it against the current one; keeps it (as work-dir/current.nnue)
-if it wins. Each nnue stage resumes what an interrupted run left.`
+if it wins. Each nnue stage resumes what an interrupted run left. With record, each cycle
+appends its match, network and cycle records to the results history once its match began.`
 
 // parseArgs reads the flags over the config file (-config, by default
 // configs/loop.json) over the defaults. The usage, when asked for (-h), goes to stdout

@@ -14,6 +14,16 @@
 // -game dama (bin/selfplay, bin/tune, the match), the engines are
 // `bin/engine -game dama`, and the tables are engine/dama/eval's.
 //
+// With the record setting (configs/loop.json: docs/history/loop.jsonl;
+// configs/loop-nnue.json: networks.jsonl; configs/dama-loop.json:
+// dama.jsonl) each cycle appends its records to the results history
+// (docs/records.md) once its match has begun: the match's, for a network
+// cycle the new network's (its parent the current network, gated by that
+// match, with its training losses and pawn table), and a cycle record with
+// each stage's seconds and the verdict: kept, reverted, undecided (an
+// interrupt, Ctrl-C, ended the match early) or failed. A Texel cycle whose
+// tune found nothing better is recorded as reverted, with no match.
+//
 // It is run from the repository root and drives the project's binaries in
 // bin/ (built by `make build`), the Go toolchain for the two engines it
 // compares, and `make build` again for the binaries it leaves (the profile
@@ -23,15 +33,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"chessforge/cmd/internal/stage"
@@ -43,9 +56,11 @@ import (
 )
 
 func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	cfg, err := parseArgs(os.Args[1:], os.Stdout)
 	if err == nil {
-		err = run(cfg, os.Stdout, os.Stderr)
+		err = run(ctx, cfg, os.Stdout, os.Stderr)
 	}
 	os.Exit(configs.Exit(os.Stderr, "loop", err))
 }
@@ -138,16 +153,34 @@ func commands(cfg Config, baseEngine, tunedEngine string) stages {
 	}
 }
 
-// run runs the configured cycle (or cycles).
-func run(cfg Config, stdout, stderr io.Writer) error {
-	if cfg.Cycle == cycleNNUE {
-		return runNetwork(cfg, stdout, stderr, stageSeams)
+// run runs the configured cycle (or cycles), their matches until ctx ends
+// them.
+func run(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+	if err := stage.CheckRecordFile(cfg.Record.File); err != nil {
+		return err
 	}
-	return runTexel(cfg, stdout, stderr)
+	if cfg.Cycle == cycleNNUE {
+		return runNetwork(ctx, cfg, stdout, stderr, stageSeams)
+	}
+	return runTexel(ctx, cfg, stdout, stderr)
 }
 
-// runTexel runs the Texel cycle in a cleared work directory.
-func runTexel(cfg Config, stdout, stderr io.Writer) error {
+// loopName is the cycle's name in its records: loop, loop-dama or
+// loop-nnue, after its make target.
+func loopName(cfg Config) string {
+	switch {
+	case cfg.Cycle == cycleNNUE:
+		return "loop-nnue"
+	case cfg.Game == match.Dama:
+		return "loop-dama"
+	}
+	return "loop"
+}
+
+// runTexel runs the Texel cycle in a cleared work directory. Once its
+// match has begun, the cycle's records go to the record file however it
+// ends.
+func runTexel(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	start := time.Now()
 	if _, err := os.Stat(filepath.Join(cfg.WorkDir, currentNetwork)); err == nil {
 		return fmt.Errorf("%s holds the network cycle's work (%s), which the Texel cycle would clear: give it another work-dir", cfg.WorkDir, currentNetwork)
@@ -162,10 +195,19 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 		return err
 	}
 	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
+	cyc := &stage.Cycle{File: cfg.Record.File, Loop: loopName(cfg)}
+	tables := "chess"
+	if cfg.Game == match.Dama {
+		tables = "draughts"
+	}
+	what := fmt.Sprintf("make %s: the %s tables Texel-tuned on new self-play against those before", cyc.Loop, tables)
+	runStage := func(name, header string, args ...string) error {
+		return cyc.Stage(name, func() error { return stage.Run(header, stdout, stderr, args...) })
+	}
 
 	// The engine before the tune, and a copy of its tables to restore.
 	baseEngine, tunedEngine := work("engine-base"), work("engine-tuned")
-	if err := stage.Run("build the engine before the tune", stdout, stderr, "go", "build", "-o", baseEngine, "./cmd/engine"); err != nil {
+	if err := runStage("build", "build the engine before the tune", "go", "build", "-o", baseEngine, "./cmd/engine"); err != nil {
 		return err
 	}
 	backup := work("weights_gen.go.before")
@@ -174,18 +216,18 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 	}
 
 	cmds := commands(cfg, baseEngine, tunedEngine)
-	if err := stage.Run("self-play", stdout, stderr, cmds.selfplay...); err != nil {
+	if err := runStage("self-play", "self-play", cmds.selfplay...); err != nil {
 		return err
 	}
 
-	if err := stage.Run("tune", stdout, stderr, cmds.tune...); err != nil {
+	if err := runStage("tune", "tune", cmds.tune...); err != nil {
 		copyFile(cfg.WeightsFile, backup)
 		if noGain(err) {
 			// Not a failure: the fit found nothing better, so there is
 			// nothing to match.
 			fmt.Fprintf(stdout, "loop: tune found no weights better on validation than the current ones, tables unchanged, no match played, %s\n",
 				time.Since(start).Round(time.Second))
-			return nil
+			return cyc.Finish(stage.Reverted, what, "", "The tune found no weights better on validation than the current ones: tables unchanged, no match played.")
 		}
 		return err
 	}
@@ -193,37 +235,40 @@ func runTexel(cfg Config, stdout, stderr io.Writer) error {
 		if err := copyFile(cfg.WeightsFile, backup); err != nil {
 			return fmt.Errorf("restore %s from %s: %w", cfg.WeightsFile, backup, err)
 		}
-		err := stage.Run("rebuild the binaries with the tables from before", stdout, stderr, "make", "build")
-		return err
+		return runStage("rebuild", "rebuild the binaries with the tables from before", "make", "build")
 	}
-	if err := stage.Run("build the tuned engine", stdout, stderr, "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
+	if err := runStage("build", "build the tuned engine", "go", "build", "-o", tunedEngine, "./cmd/engine"); err != nil {
 		if rerr := restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
 		return err
 	}
 
-	res, err := stage.PlayMatch("match: tuned against the engine before the tune", cmds.match, stdout, stderr)
+	res, err := cyc.Match(ctx, stage.PlayMatch, fmt.Sprintf("the %s tables Texel-tuned by make %s against those before", tables, cyc.Loop),
+		"match: tuned against the engine before the tune", cmds.match, stdout, stderr)
+	if err == nil && res.Interrupted {
+		err = fmt.Errorf("match: %w, after %d games: the tables from before are restored", stage.ErrInterrupted, res.Score.Games())
+	}
 	if err != nil {
 		if rerr := restore(); rerr != nil {
-			return errors.Join(err, rerr)
+			err = errors.Join(err, rerr)
 		}
-		return err
+		return cyc.Fail(err, what, "")
 	}
 	est := res.Estimate()
 
-	decision := "kept"
+	decision := stage.Kept
 	if keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided) {
-		if err := stage.Run("rebuild the binaries with the tuned tables", stdout, stderr, "make", "build"); err != nil {
-			return err
+		if err := runStage("rebuild", "rebuild the binaries with the tuned tables", "make", "build"); err != nil {
+			return cyc.Fail(err, what, "")
 		}
 	} else {
-		decision = "reverted"
+		decision = stage.Reverted
 		if err := restore(); err != nil {
-			return err
+			return cyc.Fail(err, what, "")
 		}
 	}
-	fmt.Fprintf(stdout, "\nloop: Elo gain %s (%s), new tables %s, %s\n",
-		eloGain(est), verdict(res), decision, time.Since(start).Round(time.Second))
-	return nil
+	line := fmt.Sprintf("loop: Elo gain %s (%s), new tables %s, %s", eloGain(est), verdict(res), decision, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "\n%s\n", line)
+	return cyc.Finish(decision, what, "", line)
 }

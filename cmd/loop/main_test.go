@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -32,7 +33,7 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 	args := []string{"-a", exe + " random", "-a-name", "tuned", "-b", exe + " illegal 1", "-b-name", "before",
 		"-pgn", pgnPath, "-games", "40", "-tc", "nodes=1", "-concurrency", "2", "-sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"}
 	var stdout, stderr bytes.Buffer
-	res, err := stage.PlayMatch("match", args, &stdout, &stderr)
+	res, err := stage.PlayMatch(context.Background(), "match", args, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
@@ -69,7 +70,7 @@ func TestMatchStepReadsTheVerdictThroughGo(t *testing.T) {
 	if data, err := os.ReadFile(pgnPath); err != nil || strings.Count(string(data), "[Event ") != res.Score.Games() {
 		t.Errorf("the PGN holds %d games, want %d (%v)", strings.Count(string(data), "[Event "), res.Score.Games(), err)
 	}
-	if _, err := stage.PlayMatch("match", []string{"-games", "0"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-games 0: must be positive") {
+	if _, err := stage.PlayMatch(context.Background(), "match", []string{"-games", "0"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "-games 0: must be positive") {
 		t.Errorf("bad match arguments: error %v", err)
 	}
 }
@@ -132,12 +133,12 @@ func TestOldSnakeCaseKeysAreRejectedWithTheNewName(t *testing.T) {
 func TestFlagsOverrideTheConfigFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "loop.json")
 	os.WriteFile(path, []byte(`{"work-dir": "w", "tune-args": ["-quiet"], "keep-if-undecided": true}`), 0o644)
-	c, err := parseArgs([]string{"-config", path, "-tune-args", "-lambda 0 -quiet", "-keep-if-undecided=false"}, io.Discard)
+	c, err := parseArgs([]string{"-config", path, "-tune-args", "-lambda 0 -quiet", "-keep-if-undecided=false", "-record", "h.jsonl"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := defaultConfig()
-	want.WorkDir = "w"
+	want.WorkDir, want.Record.File = "w", "h.jsonl"
 	want.TuneArgs, want.KeepIfUndecided = []string{"-lambda", "0", "-quiet"}, false
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
@@ -165,6 +166,47 @@ func TestShippedConfigLoads(t *testing.T) {
 	}
 	if _, err := s.Config(io.Discard); err != nil || s.SPRT == (match.SPRTSetting{}) {
 		t.Errorf("match-args %q: SPRT %v, %v", c.MatchArgs, s.SPRT, err)
+	}
+}
+
+// TestShippedConfigsRecordIntoTheHistory: each shipped cycle appends its
+// records to its topic's file of docs/history, under its make target's
+// name; by default nothing is recorded.
+func TestShippedConfigsRecordIntoTheHistory(t *testing.T) {
+	for _, c := range []struct{ config, file, loop string }{
+		{"loop.json", "docs/history/loop.jsonl", "loop"},
+		{"loop-nnue.json", "docs/history/networks.jsonl", "loop-nnue"},
+		{"dama-loop.json", "docs/history/dama.jsonl", "loop-dama"},
+	} {
+		cfg, err := parseArgs([]string{"-config", "../../configs/" + c.config}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Record.File != c.file || loopName(cfg) != c.loop {
+			t.Errorf("%s: record %q, loop %q; want %q, %q", c.config, cfg.Record.File, loopName(cfg), c.file, c.loop)
+		}
+	}
+	if f := defaultConfig().Record.File; f != "" {
+		t.Errorf("the default record file is %q, want none", f)
+	}
+}
+
+// TestRunRefusesABadRecordFile: a history file that does not read stops
+// the loop before any stage, naming its line.
+func TestRunRefusesABadRecordFile(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "loop.jsonl")
+	os.WriteFile(bad, []byte("{}\n"), 0o644)
+	for _, cycle := range []string{cycleTexel, cycleNNUE} {
+		cfg := defaultConfig()
+		cfg.Cycle, cfg.WorkDir, cfg.Record.File = cycle, filepath.Join(t.TempDir(), "work"), bad
+		var out bytes.Buffer
+		err := run(context.Background(), cfg, &out, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "record: "+bad+":1: ") || out.Len() != 0 {
+			t.Errorf("%s: error %v, output %q", cycle, err, out.String())
+		}
+		if _, err := os.Stat(cfg.WorkDir); err == nil {
+			t.Errorf("%s: the work directory was made", cycle)
+		}
 	}
 }
 
@@ -337,7 +379,7 @@ func TestDamaMatchStep(t *testing.T) {
 	// The fake engines ignore the -game dama the loop adds to their commands.
 	args := commands(cfg, exe+" dama illegal 1", exe+" dama random").match
 	var stdout, stderr bytes.Buffer
-	res, err := stage.PlayMatch("match", args, &stdout, &stderr)
+	res, err := stage.PlayMatch(context.Background(), "match", args, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}

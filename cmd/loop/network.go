@@ -24,6 +24,7 @@ package main
 // remains, which is idempotent.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,12 +32,13 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/engine/nnue"
 	"chessforge/internal/atomicfile"
-	"chessforge/selfplay/match"
+	"chessforge/internal/record"
 )
 
 // The network cycle's files in its work directory.
@@ -49,7 +51,7 @@ const (
 // after a promotion: stage.PlayMatch and stage.Run, which tests replace.
 type seams struct {
 	run   func(name string, stdout, stderr io.Writer, args ...string) error
-	match func(name string, args []string, stdout, stderr io.Writer) (*match.Result, error)
+	match stage.MatchFunc
 }
 
 var stageSeams = seams{run: stage.Run, match: stage.PlayMatch}
@@ -137,8 +139,8 @@ func writeJSON(path string, v any) error {
 }
 
 // runNetwork runs cfg.Cycles network cycles, each resuming the unfinished
-// one or starting the next.
-func runNetwork(cfg Config, stdout, stderr io.Writer, s seams) error {
+// one or starting the next, their matches until ctx ends them.
+func runNetwork(ctx context.Context, cfg Config, stdout, stderr io.Writer, s seams) error {
 	if err := stage.CheckBinaries(".", "bin/selfplay", "bin/dataset", "bin/engine"); err != nil {
 		return err
 	}
@@ -164,15 +166,18 @@ func runNetwork(cfg Config, stdout, stderr io.Writer, s seams) error {
 		return err
 	}
 	for i := 0; i < cfg.Cycles; i++ {
-		if err := networkCycle(cfg, stdout, stderr, s); err != nil {
+		if err := networkCycle(ctx, cfg, stdout, stderr, s); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// networkCycle runs or resumes one network cycle.
-func networkCycle(cfg Config, stdout, stderr io.Writer, s seams) error {
+// networkCycle runs or resumes one network cycle. Its records go to the
+// record file when its match decides (before result.json is written, so a
+// cycle finished by a later run is not recorded again), or when it stops
+// or fails once its match has begun.
+func networkCycle(ctx context.Context, cfg Config, stdout, stderr io.Writer, s seams) error {
 	start := time.Now()
 	n, err := nextCycle(cfg.WorkDir)
 	if err != nil {
@@ -194,8 +199,9 @@ func networkCycle(cfg Config, stdout, stderr io.Writer, s seams) error {
 		}
 		fmt.Fprintf(stdout, "\nloop: cycle %d: its match has decided (%s), finishing it\n", n, in("result.json"))
 	case errors.Is(err, os.ErrNotExist):
-		if r, err = playCycle(cfg, n, dir, stdout, stderr, s); err != nil {
-			return err
+		cyc := &stage.Cycle{File: cfg.Record.File, Loop: loopName(cfg), Number: n}
+		if r, err = playCycle(ctx, cfg, n, dir, cyc, stdout, stderr, s); err != nil {
+			return cyc.Fail(err, fmt.Sprintf("make loop-nnue cycle %d", n), stage.NetworkOrNone(r.Next))
 		}
 		if err := writeJSON(in("result.json"), r); err != nil {
 			return err
@@ -230,8 +236,10 @@ func networkCycle(cfg Config, stdout, stderr io.Writer, s seams) error {
 	return nil
 }
 
-// playCycle runs cycle n's stages up to its match's decision.
-func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams) (cycleResult, error) {
+// playCycle runs cycle n's stages up to its match's decision, timing them
+// in cyc, and appends the cycle's records once the match has decided. On
+// an error after the export the result names the new network (Next).
+func playCycle(ctx context.Context, cfg Config, n int, dir string, cyc *stage.Cycle, stdout, stderr io.Writer, s seams) (cycleResult, error) {
 	work := func(name string) string { return filepath.Join(cfg.WorkDir, name) }
 	in := func(name string) string { return filepath.Join(dir, name) }
 
@@ -258,14 +266,16 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	args := append([]string{"bin/selfplay"}, cfg.SelfplayArgs...)
 	args = append(args, "-nnue", "-eval-file", base, "-seed", strconv.Itoa(cfg.Seed+n-1),
 		"-out", in("selfplay"), "-pgn", in("selfplay.pgn"), "-resume")
-	if err := stage.Run("self-play", stdout, stderr, args...); err != nil {
+	if err := cyc.Stage("self-play", func() error { return stage.Run("self-play", stdout, stderr, args...) }); err != nil {
 		return cycleResult{}, err
 	}
 
 	// 2. The NumPy export of every cycle's positions, when they changed.
 	npy := work("npy")
 	pattern := filepath.Join(cfg.WorkDir, "cycle-*", "selfplay", "*.parquet")
-	if err := stage.ExportNumPy(stdout, stderr, pattern, npy, work("npy.stamp"), cfg.ExportArgs); err != nil {
+	if err := cyc.Stage("export to NumPy", func() error {
+		return stage.ExportNumPy(stdout, stderr, pattern, npy, work("npy.stamp"), cfg.ExportArgs)
+	}); err != nil {
 		return cycleResult{}, err
 	}
 
@@ -286,14 +296,18 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 		}
 		args = append(args, "--init", from)
 	}
-	if err := stage.Run("train", stdout, stderr, append(args, "--resume")...); err != nil {
+	train := args
+	if err := cyc.Stage("train", func() error { return stage.Run("train", stdout, stderr, append(train, "--resume")...) }); err != nil {
 		return cycleResult{}, err
 	}
 
 	// 4. The next network: the epoch with the lowest validation loss.
 	next := in("next.nnue")
-	trained, err := stage.ExportBest(stdout, stderr, trainer, python, trainDir, next)
-	if err != nil {
+	var trained stage.Trained
+	if err := cyc.Stage("export", func() error {
+		trained, err = stage.ExportBest(stdout, stderr, trainer, python, trainDir, next)
+		return err
+	}); err != nil {
 		return cycleResult{}, err
 	}
 	// Its pawn table, fitted to its own scores of the positions it was
@@ -306,29 +320,59 @@ func playCycle(cfg Config, n int, dir string, stdout, stderr io.Writer, s seams)
 	if cfg.MatchLevel {
 		levelOf = base
 	}
-	if trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, next, trained.ID, append([]string{npy}, cfg.TrainData...), levelOf); err != nil {
-		return cycleResult{}, err
+	exported := trained.ID
+	if err := cyc.Stage("pawn table", func() error {
+		trained.ID, err = cfg.PawnTable.Run(stdout, stderr, trainer, next, trained.ID, append([]string{npy}, cfg.TrainData...), levelOf)
+		return err
+	}); err != nil {
+		return cycleResult{Next: exported}, err
 	}
 	// The engine must play with both networks, not fall back on the
 	// hand-crafted evaluation, for the match to mean anything.
 	for _, c := range []struct{ net, id string }{{next, trained.ID}, {base, baseID}} {
 		if err := stage.CheckNetwork([]string{"bin/engine"}, c.net, c.id); err != nil {
-			return cycleResult{}, err
+			return cycleResult{Next: trained.ID}, err
 		}
 	}
 
 	// 5. The match: the next network against the current one.
 	event := fmt.Sprintf("chessforge loop cycle %d: network %s (next) vs %s (current)", n, trained.ID, baseID)
-	res, err := s.match("match: the next network against the current one",
+	res, err := cyc.Match(ctx, s.match, fmt.Sprintf("network %s against %s, make loop-nnue cycle %d", trained.ID, baseID, n),
+		"match: the next network against the current one",
 		networkMatchArgs("bin/engine", next, base, in("match.pgn"), event, cfg.MatchArgs), stdout, stderr)
+	if err == nil && res.Interrupted {
+		err = fmt.Errorf("match: %w, after %d games: the same command resumes it", stage.ErrInterrupted, res.Score.Games())
+	}
 	if err != nil {
-		return cycleResult{}, err
+		return cycleResult{Next: trained.ID}, err
 	}
 	est := res.Estimate()
 	kept := keep(res.Decision, est.Elo, est.Margin(), cfg.KeepIfUndecided)
-	return cycleResult{
+	r := cycleResult{
 		Cycle: n, Current: baseID, Next: trained.ID, Epoch: trained.Epoch, Positions: trained.State.TrainRows,
 		Match: res.Summary(), EloGain: eloGain(est), Verdict: verdict(res), Kept: kept, Promoted: kept && cfg.Promote,
 		Checkpoint: trained.Checkpoint,
-	}, nil
+	}
+	if cfg.Record.File == "" {
+		return r, nil
+	}
+	data := fmt.Sprintf("every cycle's self-play in %s (bin/selfplay %s, with the current network)", cfg.WorkDir, strings.Join(cfg.SelfplayArgs, " "))
+	if len(cfg.TrainData) > 0 {
+		data += ", and " + strings.Join(cfg.TrainData, " ")
+	}
+	var extra []record.Record
+	note := fmt.Sprintf("Elo gain %s (%s), epoch %d of the training exported, %d positions.", r.EloGain, r.Verdict, r.Epoch, r.Positions)
+	netRec, err := stage.NetworkRecord(stage.Network{ID: trained.ID, Exported: exported, File: next, Parent: baseID,
+		Data: data, Command: train, State: trained.State, Kept: kept}, cyc.MatchID())
+	if err != nil {
+		fmt.Fprintf(stderr, "loop: cycle %d: no network record: %v\n", n, err)
+		note += " No network record: " + err.Error()
+	} else {
+		extra = append(extra, netRec)
+	}
+	decision := stage.Reverted
+	if kept {
+		decision = stage.Kept
+	}
+	return r, cyc.Finish(decision, fmt.Sprintf("make loop-nnue cycle %d: network %s against %s", n, trained.ID, baseID), stage.NetworkOrNone(trained.ID), note, extra...)
 }

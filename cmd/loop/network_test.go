@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/engine/nnue"
+	"chessforge/internal/record"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 )
@@ -78,8 +80,8 @@ func tinyNetworkConfig() Config {
 
 // fakeMatch is a match seam that checks the match's command line and
 // returns a result with the given SPRT decision, or fails.
-func fakeMatch(t *testing.T, decision stats.Decision, fail error) func(string, []string, io.Writer, io.Writer) (*match.Result, error) {
-	return func(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+func fakeMatch(t *testing.T, decision stats.Decision, fail error) stage.MatchFunc {
+	return func(ctx context.Context, name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
 		t.Helper()
 		s, err := match.ParseArgs(args, io.Discard)
 		if err != nil {
@@ -92,7 +94,8 @@ func fakeMatch(t *testing.T, decision stats.Decision, fail error) func(string, [
 			return nil, fail
 		}
 		stage.Start(stdout, name, append([]string{"bin/match"}, args...))
-		return &match.Result{Names: [2]string{"next", "current"}, Score: stats.Trinomial{W: 30, D: 40, L: 10},
+		tc := match.TimeControl{Kind: match.TCNodes, N: 300}
+		return &match.Result{Names: [2]string{"next", "current"}, TC: [2]match.TimeControl{tc, tc}, Score: stats.Trinomial{W: 30, D: 40, L: 10},
 			SPRT: &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Decision: decision}, nil
 	}
 }
@@ -132,28 +135,32 @@ var summaryLine = regexp.MustCompile(`(?m)^loop: cycle (\d): Elo gain (.+) \((H1
 // match reverting the new network; cycle 2 kept (a match seam accepting
 // H1) and promoted; cycle 3, trained from the kept network's checkpoint,
 // reverted (H0); and a cycle interrupted after its match's decision only
-// finishes the keep-or-revert step.
+// finishes the keep-or-revert step. Each cycle's records go to a history
+// file in the test's directory: the interrupted cycle's, then each
+// decided cycle's match, network and cycle, none for the cycle finished
+// from its result.json.
 func TestNetworkCycleEndToEnd(t *testing.T) {
 	networkRoot(t)
 	cfg := tinyNetworkConfig()
+	cfg.Record.File = "history.jsonl"
 	var builds [][]string
 	recordRun := func(name string, stdout, stderr io.Writer, args ...string) error {
 		builds = append(builds, args)
 		return nil
 	}
-	interrupted := errors.New("interrupted")
+	interrupted := fmt.Errorf("test: %w", stage.ErrInterrupted)
 
 	// Cycle 1, interrupted after its match's first game: nothing kept,
 	// nothing finished.
 	var out, progress bytes.Buffer
-	oneGame := func(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
-		fakeMatch(t, stats.AcceptH1, nil)(name, args, io.Discard, io.Discard) // checks the command line
-		if _, err := stage.PlayMatch(name, append(args, "-games", "1"), stdout, stderr); err != nil {
+	oneGame := func(ctx context.Context, name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+		fakeMatch(t, stats.AcceptH1, nil)(ctx, name, args, io.Discard, io.Discard) // checks the command line
+		if _, err := stage.PlayMatch(ctx, name, append(args, "-games", "1"), stdout, stderr); err != nil {
 			return nil, err
 		}
 		return nil, interrupted
 	}
-	err := runNetwork(cfg, &out, &progress, seams{run: recordRun, match: oneGame})
+	err := runNetwork(context.Background(), cfg, &out, &progress, seams{run: recordRun, match: oneGame})
 	if !errors.Is(err, interrupted) {
 		t.Fatalf("error %v, want the match's\n%s\n%s", err, out.String(), progress.String())
 	}
@@ -179,7 +186,7 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	// Resumed: the self-play job is complete and the export current; the
 	// training continues from its checkpoint; the real match plays.
 	out.Reset()
-	if err := runNetwork(cfg, &out, &progress, seams{run: recordRun, match: stage.PlayMatch}); err != nil {
+	if err := runNetwork(context.Background(), cfg, &out, &progress, seams{run: recordRun, match: stage.PlayMatch}); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), progress.String())
 	}
 	resumed := out.String()
@@ -223,14 +230,14 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 
 	// Cycles 2 and 3 in one run: kept and promoted, then reverted.
 	decisions := []stats.Decision{stats.AcceptH1, stats.AcceptH0}
-	twoCycles := func(name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+	twoCycles := func(ctx context.Context, name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
 		d := decisions[0]
 		decisions = decisions[1:]
-		return fakeMatch(t, d, nil)(name, args, stdout, stderr)
+		return fakeMatch(t, d, nil)(ctx, name, args, stdout, stderr)
 	}
 	cfg.Cycles, cfg.Promote = 2, true
 	out.Reset()
-	if err := runNetwork(cfg, &out, &progress, seams{run: recordRun, match: twoCycles}); err != nil {
+	if err := runNetwork(context.Background(), cfg, &out, &progress, seams{run: recordRun, match: twoCycles}); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), progress.String())
 	}
 	text := out.String()
@@ -266,7 +273,7 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	os.Remove("work/cycle-0003/summary.txt")
 	out.Reset()
 	cfg.Cycles = 1
-	if err := runNetwork(cfg, &out, &progress, seams{run: recordRun, match: fakeMatch(t, stats.AcceptH1, interrupted)}); err != nil {
+	if err := runNetwork(context.Background(), cfg, &out, &progress, seams{run: recordRun, match: fakeMatch(t, stats.AcceptH1, interrupted)}); err != nil {
 		t.Fatal(err)
 	}
 	if m := summaryLine.FindStringSubmatch(out.String()); m == nil || m[1] != "3" || m[5] != "reverted" ||
@@ -280,11 +287,46 @@ func TestNetworkCycleEndToEnd(t *testing.T) {
 	// The Texel cycle refuses to clear the network cycle's work.
 	texel := defaultConfig()
 	texel.WorkDir = "work"
-	if err := runTexel(texel, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "holds the network cycle's work") {
+	if err := runTexel(context.Background(), texel, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "holds the network cycle's work") {
 		t.Errorf("the Texel cycle on the network cycle's work: %v", err)
 	}
 	if _, err := os.Stat("work/current.nnue"); err != nil {
 		t.Error(err)
+	}
+
+	// The records: cycle 1 interrupted (undecided), then cycles 1 to 3
+	// decided, each with its match and its network gated by it.
+	recs, err := record.Read("history.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range recs {
+		kinds = append(kinds, r.Kind)
+	}
+	if want := "cycle match network cycle match network cycle match network cycle"; strings.Join(kinds, " ") != want {
+		t.Fatalf("records %q, want %q", kinds, want)
+	}
+	if c := recs[0]; c.Loop != "loop-nnue" || *c.Cycle != 1 || c.Verdict != "undecided" || c.Match != "" || len(c.Stages) != 6 || c.Stages[5].Name != "match" {
+		t.Errorf("the interrupted cycle's record %+v", c)
+	}
+	for i, want := range []struct {
+		cycle   int
+		verdict string
+		result  cycleResult
+		games   int
+	}{{1, "reverted", r1, 2}, {2, "kept", r2, 80}, {3, "reverted", r3, 80}} {
+		m, net, c := recs[1+3*i], recs[2+3*i], recs[3+3*i]
+		if m.Games != want.games || m.Engines[0].Network != want.result.Next || m.Engines[1].Network != want.result.Current {
+			t.Errorf("cycle %d: match record %+v", want.cycle, m)
+		}
+		if net.Network != want.result.Next || net.Parent != want.result.Current || net.Gate != m.ID || *net.Kept != want.result.Kept ||
+			net.Positions != want.result.Positions || len(net.Epochs) == 0 || net.Arch == "" {
+			t.Errorf("cycle %d: network record %+v", want.cycle, net)
+		}
+		if *c.Cycle != want.cycle || c.Verdict != want.verdict || c.Match != m.ID || c.Network != want.result.Next || c.Stages[len(c.Stages)-1].Name != "match" {
+			t.Errorf("cycle %d: cycle record %+v", want.cycle, c)
+		}
 	}
 }
 
@@ -298,7 +340,7 @@ func TestNetworkCycleNeedsAGoodNetworkFile(t *testing.T) {
 	os.WriteFile("bad.nnue", []byte("CFNN\x02"), 0o644)
 	cfg := tinyNetworkConfig()
 	cfg.NetworkFile = "bad.nnue"
-	err := runNetwork(cfg, io.Discard, io.Discard, seams{})
+	err := runNetwork(context.Background(), cfg, io.Discard, io.Discard, seams{})
 	if err == nil || !strings.Contains(err.Error(), "bad.nnue") {
 		t.Errorf("error %v, want one naming bad.nnue", err)
 	}
@@ -306,7 +348,7 @@ func TestNetworkCycleNeedsAGoodNetworkFile(t *testing.T) {
 		t.Error("a bad network became the current one")
 	}
 	os.Remove("bin/engine")
-	if err := runNetwork(cfg, io.Discard, io.Discard, seams{}); err == nil || err.Error() != "bin/engine is missing: run make build first" {
+	if err := runNetwork(context.Background(), cfg, io.Discard, io.Discard, seams{}); err == nil || err.Error() != "bin/engine is missing: run make build first" {
 		t.Errorf("no engine: %v", err)
 	}
 }
@@ -326,7 +368,7 @@ func TestNetworkCycleTrainsOnTrainData(t *testing.T) {
 	}
 	cfg := tinyNetworkConfig()
 	cfg.TrainData = []string{"missing", "earlier"}
-	err := runNetwork(cfg, io.Discard, io.Discard, seams{match: fakeMatch(t, stats.AcceptH0, nil)})
+	err := runNetwork(context.Background(), cfg, io.Discard, io.Discard, seams{match: fakeMatch(t, stats.AcceptH0, nil)})
 	if err == nil || !strings.Contains(err.Error(), "train-data: stat missing: no such file") {
 		t.Errorf("a missing train-data dataset: %v", err)
 	}
@@ -336,7 +378,7 @@ func TestNetworkCycleTrainsOnTrainData(t *testing.T) {
 
 	cfg.TrainData = []string{"earlier"}
 	var out bytes.Buffer
-	if err := runNetwork(cfg, &out, io.Discard, seams{match: fakeMatch(t, stats.AcceptH0, nil)}); err != nil {
+	if err := runNetwork(context.Background(), cfg, &out, io.Discard, seams{match: fakeMatch(t, stats.AcceptH0, nil)}); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "train work/npy earlier --out work/cycle-0001/train ") {

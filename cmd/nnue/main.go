@@ -123,7 +123,7 @@ func run(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	// 4. The network: the epoch with the lowest validation loss.
 	net := work("net.nnue")
 	var trained stage.Trained
-	if err := cyc.Stage("export the network", func() error {
+	if err := cyc.Stage("export", func() error {
 		trained, err = stage.ExportBest(stdout, stderr, trainer, python, trainDir, net)
 		return err
 	}); err != nil {
@@ -154,7 +154,7 @@ func run(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 		err = fmt.Errorf("match: %w, after %d games (rerun to play it again)", stage.ErrInterrupted, res.Score.Games())
 	}
 	if err != nil {
-		return cyc.Fail(err, cycleWhat, networkOrNone(trained.ID))
+		return cyc.Fail(err, cycleWhat, stage.NetworkOrNone(trained.ID))
 	}
 	verdict := res.Verdict()
 	if verdict == "" {
@@ -185,18 +185,9 @@ func run(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	} else {
 		extra = append(extra, netRec)
 	}
-	if err := cyc.Finish(decision, cycleWhat, networkOrNone(trained.ID), note, extra...); err != nil {
+	if err := cyc.Finish(decision, cycleWhat, stage.NetworkOrNone(trained.ID), note, extra...); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "nnue: recorded the run in %s\n", cfg.Record.File)
 	return nil
-}
-
-// networkOrNone is id when it is a network id, else "" (an export that
-// printed none).
-func networkOrNone(id string) string {
-	if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
-		return ""
-	}
-	return id
 }

@@ -178,6 +178,15 @@ func (c *Cycle) Fail(err error, what, network string) error {
 // before it decided.
 var ErrInterrupted = errors.New("interrupted before the match decided")
 
+// NetworkOrNone returns id when it is a network id (16 hex digits), else
+// "" (an export that printed none, or no network yet).
+func NetworkOrNone(id string) string {
+	if !exportedID.MatchString(id) {
+		return ""
+	}
+	return id
+}
+
 // Network is what a network record says of a network a recipe trained.
 type Network struct {
 	ID       string     // its id (16 hex digits), after its pawn table
