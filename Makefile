@@ -69,8 +69,10 @@ test-nodecheck:
 # virtual environment that sees Debian's python3-torch and python3-numpy,
 # built offline with Debian's setuptools; its tests run from outside the
 # source tree: the loader read against the Go reader's dump (planes bit for
-# bit), the side-to-move view against FENs, the filters, and the README's
-# Python commands run verbatim in a copy of the working tree. The pyarrow
+# bit), the side-to-move view against FENs, the filters; and every ```sh
+# block of README.md, datasets/python/README.md and docs/ runs, page by page,
+# each in a fresh copy of the working tree with bin/ (tests/test_docs.py;
+# CHESSFORGE_DOCS_PAGES="docs/training.md" runs one page's alone). The pyarrow
 # path runs where pyarrow is installed and reports itself skipped otherwise.
 PYTHON ?= /usr/bin/python3
 PYTEST_DIR ?= $(or $(TMPDIR),/tmp)/chessforge-pytest
