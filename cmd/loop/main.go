@@ -56,8 +56,10 @@ import (
 )
 
 func main() {
+	// The first interrupt ends the match early (its games are recorded);
+	// a second one stops the program at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	cfg, err := parseArgs(os.Args[1:], os.Stdout)
 	if err == nil {
 		err = run(ctx, cfg, os.Stdout, os.Stderr)

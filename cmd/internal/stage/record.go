@@ -80,8 +80,12 @@ func (c *Cycle) AddStage(name string, d time.Duration) {
 // Match plays the cycle's match with play as the stage "match" (name is
 // its header), and with a history file keeps the match's record, what
 // saying what it measured: a match interrupted or failed after its first
-// game is recorded too, as far as it went.
+// game is recorded too, as far as it went. When ctx has ended before (an
+// interrupt during an earlier stage) the match does not begin.
 func (c *Cycle) Match(ctx context.Context, play MatchFunc, what, name string, args []string, stdout, stderr io.Writer) (*match.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: not begun: %w", name, err)
+	}
 	c.begun = true
 	var res *match.Result
 	err := c.Stage("match", func() error {

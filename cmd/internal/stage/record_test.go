@@ -123,7 +123,7 @@ func TestCycleRecordsItsMatchNetworkAndItself(t *testing.T) {
 }
 
 // TestCycleFailRecordsOnlyOnceItsMatchHasBegun: a cycle that fails before
-// its match leaves no record; one interrupted in its match records the
+// its match, or is interrupted before it begins, leaves no record; one interrupted in its match records the
 // games and an undecided cycle; one whose match failed records a failed
 // cycle; without a file nothing is written.
 func TestCycleFailRecordsOnlyOnceItsMatchHasBegun(t *testing.T) {
@@ -143,6 +143,7 @@ func TestCycleFailRecordsOnlyOnceItsMatchHasBegun(t *testing.T) {
 		{"interrupted", "interrupted.jsonl", interrupted, nil, []string{"match", "cycle"}, "undecided"},
 		{"the match failed", "failed.jsonl", nil, broken, []string{"cycle"}, "failed"},
 		{"no file", "", interrupted, nil, nil, ""},
+		{"interrupted before the match", "before-match.jsonl", decided(stats.AcceptH1), nil, nil, ""},
 	} {
 		path := ""
 		if c.file != "" {
@@ -153,8 +154,13 @@ func TestCycleFailRecordsOnlyOnceItsMatchHasBegun(t *testing.T) {
 		err := broken
 		if c.name != "before the match" {
 			play, args := fakeMatch(c.res, c.err)
+			ctx, cancel := context.WithCancel(context.Background())
+			if c.name == "interrupted before the match" {
+				cancel()
+			}
 			var res *match.Result
-			res, err = cyc.Match(context.Background(), play, "", "match", args, io.Discard, io.Discard)
+			res, err = cyc.Match(ctx, play, "", "match", args, io.Discard, io.Discard)
+			cancel()
 			if err == nil && res.Interrupted {
 				err = ErrInterrupted
 			}
