@@ -179,12 +179,59 @@ func (s *Summary) Line() string {
 // minimises the error over the chosen weight groups until the validation
 // error stops improving, writes the report (when o.Report is set, dry run
 // or not: cmd/tune clears its default under -dry-run) and, unless o.DryRun,
-// the weights file o.Out (the model's when empty). The weights kept are those of the iteration
-// with the lowest validation error; when, rounded, their validation error
-// is not below the starting weights' one, Run writes no weights file and
-// returns the summary with a *NoGainError, unless o.AllowWorse. It reports
-// each step to o.Log; its errors name the setting at fault by its flag.
+// the weights file o.Out (the model's when empty). The weights kept are
+// those of the iteration with the lowest validation error; when, rounded,
+// their validation error is not below the starting weights' one, Run
+// writes no weights file and returns the summary with a *NoGainError,
+// unless o.AllowWorse. It reports each step to o.Log; its errors name the
+// setting at fault by its flag.
 func Run(o Options) (*Summary, error) {
+	t, err := newTuning(o)
+	if err != nil {
+		return nil, err
+	}
+	defer t.log.Flush()
+	if err := t.load(); err != nil {
+		return nil, err
+	}
+	t.setTargets()
+	res, err := t.fit()
+	if err != nil {
+		return nil, err
+	}
+	wr, sum := t.measure(res)
+	if err := t.report(res, wr, sum); err != nil {
+		return nil, err
+	}
+	if err := t.accept(sum); err != nil {
+		return sum, err
+	}
+	if err := t.write(wr, sum); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// tuning is one Run: its settings, checked and resolved, and what each of
+// its steps hands the next.
+type tuning struct {
+	o       Options // o.Out resolved to the model's weights file when empty
+	m       Model
+	mask    []bool // the weights tuned (-params)
+	threads int
+	log     *bufio.Writer // o.Log's, flushed at each line
+	warn    io.Writer
+
+	train, val *Set
+	n          int       // positions kept: training and validation
+	w0         []float64 // the starting weights
+	k, lambda  float64   // the sigmoid scale and λ of the targets
+}
+
+// newTuning checks the settings that need no data (-lambda, -game,
+// -params, the read-time filters) and resolves the game, the weights
+// file, the threads and the writers.
+func newTuning(o Options) (*tuning, error) {
 	if err := o.Lambda.check(); err != nil {
 		return nil, configs.Usagef("-lambda %v: not in [0, 1]", o.Lambda)
 	}
@@ -199,87 +246,104 @@ func Run(o Options) (*Summary, error) {
 	if err := o.Filter.Validate(); err != nil {
 		return nil, configs.AsUsage(err)
 	}
-	nthreads := o.Threads
-	if nthreads <= 0 {
-		nthreads = runtime.GOMAXPROCS(0)
+	t := &tuning{o: o, m: m, mask: mask, threads: o.Threads, warn: o.Warn}
+	if t.threads <= 0 {
+		t.threads = runtime.GOMAXPROCS(0)
 	}
-	logw, warn := o.Log, o.Warn
+	logw := o.Log
 	if logw == nil {
 		logw = io.Discard
 	}
-	if warn == nil {
-		warn = io.Discard
+	if t.warn == nil {
+		t.warn = io.Discard
 	}
-	log := bufio.NewWriter(logw)
-	defer log.Flush()
-	say := func(format string, a ...any) {
-		fmt.Fprintf(log, format+"\n", a...)
-		log.Flush()
-	}
+	t.log = bufio.NewWriter(logw)
+	return t, nil
+}
 
-	// Load.
+// say writes one line of the run's report, at once.
+func (t *tuning) say(format string, a ...any) {
+	fmt.Fprintf(t.log, format+"\n", a...)
+	t.log.Flush()
+}
+
+// load reads and selects the positions of o.Data into the training and
+// validation sets, and reports what it kept and what that cost.
+func (t *tuning) load() error {
+	o := &t.o
 	start, cpu0 := time.Now(), cpuTime()
-	loadBar := progress.New(o.Progress, -1, "reading positions", progress.Style{
+	bar := progress.New(o.Progress, -1, "reading positions", progress.Style{
 		Throttle: 200 * time.Millisecond, Elapsed: true, ClearOnFinish: true,
 	})
 	train, val, st, err := Load(o.Data, LoadOptions{
-		Model: m, Select: o.Select, Filter: o.Filter, SkipMates: o.SkipMates,
+		Model: t.m, Select: o.Select, Filter: o.Filter, SkipMates: o.SkipMates,
 		ValFrac: o.Val, Seed: o.Seed, EPDBlock: o.EPDBlock, MaxBad: o.MaxBad,
-		Threads: nthreads, Warn: warn,
-		Progress: func(n int) { loadBar.Set(int64(n)) },
+		Threads: t.threads, Warn: t.warn,
+		Progress: func(n int) { bar.Set(int64(n)) },
 	})
-	loadBar.Finish()
+	bar.Finish()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	n := train.Len() + val.Len()
 	if train.Len() == 0 {
-		return nil, fmt.Errorf("%s: no positions left to train on (%d read)", o.Data, st.Read)
+		return fmt.Errorf("%s: no positions left to train on (%d read)", o.Data, st.Read)
 	}
 	loadTime, loadCPU := time.Since(start), cpuTime()-cpu0
-	say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (read-time filters %s: %d dropped; selection %s: %d resolved to another leaf, skipped %d mate scores, %d in check, %d not quiet)",
+	t.say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (read-time filters %s: %d dropped; selection %s: %d resolved to another leaf, skipped %d mate scores, %d in check, %d not quiet)",
 		o.Data, len(st.Files), st.Read+st.Filtered, st.Bad, n, train.Len(), val.Len(), o.Filter, st.Filtered, o.Select, st.Resolved, st.SkipMate, st.SkipCheck, st.SkipNoisy)
 	storeBytes := train.Bytes() + val.Bytes()
-	say("tune: positions stored in %.1f MB, %.0f bytes/position; loaded in %.1f s, %.1f CPU-s (%.0f positions/s)",
+	t.say("tune: positions stored in %.1f MB, %.0f bytes/position; loaded in %.1f s, %.1f CPU-s (%.0f positions/s)",
 		float64(storeBytes)/1e6, float64(storeBytes)/float64(n), loadTime.Seconds(), loadCPU.Seconds(), float64(st.Read)/loadTime.Seconds())
+	t.train, t.val, t.n = train, val, n
+	return nil
+}
 
-	// K, targets, errors before.
-	w0 := m.Weights()
-	k := o.K
-	if k <= 0 {
-		k, _ = FitK(train, w0, 0.01, 10, nthreads)
-		say("tune: K=%.4f fitted on the training set at the starting weights", k)
+// setTargets takes the starting weights, fits K to them on the training
+// set (unless o.K is set), resolves λ and sets each position's target.
+func (t *tuning) setTargets() {
+	t.w0 = t.m.Weights()
+	t.k = t.o.K
+	if t.k <= 0 {
+		t.k, _ = FitK(t.train, t.w0, 0.01, 10, t.threads)
+		t.say("tune: K=%.4f fitted on the training set at the starting weights", t.k)
 	}
-	lambda, why := o.Lambda.Resolve(train.Scored()+val.Scored(), n)
+	lambda, why := t.o.Lambda.Resolve(t.train.Scored()+t.val.Scored(), t.n)
 	switch lambda {
 	case LambdaResults:
-		say("tune: λ=%g (%s): the targets are the game results", lambda, why)
+		t.say("tune: λ=%g (%s): the targets are the game results", lambda, why)
 	case LambdaScores:
-		say("tune: λ=%g (%s): the targets are the search scores, σ(K·score)", lambda, why)
+		t.say("tune: λ=%g (%s): the targets are the search scores, σ(K·score)", lambda, why)
 	default:
-		say("tune: λ=%g (%s): the targets are λ·result + (1−λ)·σ(K·score)", lambda, why)
+		t.say("tune: λ=%g (%s): the targets are λ·result + (1−λ)·σ(K·score)", lambda, why)
 	}
 	if lambda < 1 {
-		if miss := train.SetTargets(lambda, k) + val.SetTargets(lambda, k); miss > 0 {
-			fmt.Fprintf(warn, "tune: %d positions have no search score; their target stays the result\n", miss)
+		if miss := t.train.SetTargets(lambda, t.k) + t.val.SetTargets(lambda, t.k); miss > 0 {
+			fmt.Fprintf(t.warn, "tune: %d positions have no search score; their target stays the result\n", miss)
 		}
 	}
+	t.lambda = lambda
+}
+
+// fit minimises the error over the weights tuned until the validation
+// error stops improving, showing each iteration on a progress bar, and
+// reports how it stopped and whose weights it keeps.
+func (t *tuning) fit() (*Result, error) {
+	o := &t.o
 	free := 0
-	for _, m := range mask {
+	for _, m := range t.mask {
 		if m {
 			free++
 		}
 	}
-	say("tune: %s over %d of %d weights of the %s evaluation (-params %s), %d threads", strings.ToUpper(o.Method), free, len(w0), m.Game(), o.Params, nthreads)
-
-	// Fit.
+	t.say("tune: %s over %d of %d weights of the %s evaluation (-params %s), %d threads", strings.ToUpper(o.Method), free, len(t.w0), t.m.Game(), o.Params, t.threads)
 	bar := progress.New(o.Progress, int64(o.Iters), "", progress.Style{
 		Width: 20, Throttle: 100 * time.Millisecond, Elapsed: true, NoPredict: true, ClearOnFinish: true,
 	})
 	fitStart, fitCPU0 := time.Now(), cpuTime()
-	res, err := Fit(train, val, w0, Config{
-		K: k, Mask: mask, L2: o.L2, Method: o.Method, MaxIter: o.Iters,
-		Patience: o.Patience, LR: o.LR, Threads: nthreads,
+	res, err := Fit(t.train, t.val, t.w0, Config{
+		K: t.k, Mask: t.mask, L2: o.L2, Method: o.Method, MaxIter: o.Iters,
+		Patience: o.Patience, LR: o.LR, Threads: t.threads,
 		Progress: func(it Iter) {
 			if bar != nil {
 				bar.Describe(fmt.Sprintf("train %.6f  val %.6f", it.Train, it.Val))
@@ -293,61 +357,85 @@ func Run(o Options) (*Summary, error) {
 	}
 	fitTime, fitCPU := time.Since(fitStart), cpuTime()-fitCPU0
 	its := len(res.History) - 1
-	perM := float64(max(1, its)) * float64(train.Len()) / 1e6
-	say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions (%.1f CPU-s, %.3f CPU-s/iteration/M positions)",
+	perM := float64(max(1, its)) * float64(t.train.Len()) / 1e6
+	t.say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions (%.1f CPU-s, %.3f CPU-s/iteration/M positions)",
 		its, res.Stop, res.Best, fitTime.Seconds(), fitTime.Seconds()/perM, fitCPU.Seconds(), fitCPU.Seconds()/perM)
 	switch {
 	case res.Best == 0:
-		say("tune: no iteration lowered the validation error: the weights kept are the starting ones")
+		t.say("tune: no iteration lowered the validation error: the weights kept are the starting ones")
 	case res.Best < its:
-		say("tune: keeping the weights of iteration %d (validation MSE %.6f), not those of the last, %d (%.6f)",
+		t.say("tune: keeping the weights of iteration %d (validation MSE %.6f), not those of the last, %d (%.6f)",
 			res.Best, res.History[res.Best].Val, its, res.History[its].Val)
 	}
+	return res, nil
+}
 
-	// Errors with the rounded weights the generated file will hold.
+// measure rounds the fitted weights as the generated file holds them and
+// returns them with the summary: the errors of the starting and of the
+// rounded weights on both sets.
+func (t *tuning) measure(res *Result) ([]float64, *Summary) {
 	wr := make([]float64, len(res.W))
 	for j, x := range res.W {
 		wr[j] = math.Round(x)
 	}
-	ot := NewObjective(train, k, nthreads)
+	ot := NewObjective(t.train, t.k, t.threads)
 	ov := ot
-	if val.Len() > 0 {
-		ov = NewObjective(val, k, nthreads)
+	if t.val.Len() > 0 {
+		ov = NewObjective(t.val, t.k, t.threads)
 	}
-	sum := &Summary{Positions: n, K: k, Lambda: lambda, Best: res.Best, TrainBefore: ot.Value(w0), TrainAfter: ot.Value(wr),
-		ValBefore: ov.Value(w0), ValAfter: ov.Value(wr)}
+	sum := &Summary{Positions: t.n, K: t.k, Lambda: t.lambda, Best: res.Best, TrainBefore: ot.Value(t.w0), TrainAfter: ot.Value(wr),
+		ValBefore: ov.Value(t.w0), ValAfter: ov.Value(wr)}
+	return wr, sum
+}
 
-	if o.Report != "" {
-		if err := WriteReport(o.Report, m, res, w0, o.Top, sum); err != nil {
-			return nil, fmt.Errorf("report: %w", err)
+// report writes the report (when o.Report is set) and logs the largest
+// weight changes.
+func (t *tuning) report(res *Result, wr []float64, sum *Summary) error {
+	if t.o.Report != "" {
+		if err := WriteReport(t.o.Report, t.m, res, t.w0, t.o.Top, sum); err != nil {
+			return fmt.Errorf("report: %w", err)
 		}
-		say("tune: report in %s (errors.csv, curves.png, changes.txt)", o.Report)
+		t.say("tune: report in %s (errors.csv, curves.png, changes.txt)", t.o.Report)
 	}
-	cs := Changes(m, w0, wr, 10)
+	cs := Changes(t.m, t.w0, wr, 10)
 	if len(cs) > 0 {
-		say("tune: largest changes:")
+		t.say("tune: largest changes:")
 		for _, c := range cs {
-			say("  %-36s %6.0f -> %6.0f", c.Name, c.Before, c.After)
+			t.say("  %-36s %6.0f -> %6.0f", c.Name, c.Before, c.After)
 		}
 	}
-	if !sum.Better() {
-		if !o.AllowWorse {
-			return sum, &NoGainError{Before: sum.ValBefore, After: sum.ValAfter, DryRun: o.DryRun}
-		}
-		say("tune: validation MSE %.6f -> %.6f is not below its start; accepted (-allow-worse)", sum.ValBefore, sum.ValAfter)
+	return nil
+}
+
+// accept refuses, with a *NoGainError, weights whose validation error is
+// not below the starting weights' one, unless o.AllowWorse.
+func (t *tuning) accept(sum *Summary) error {
+	if sum.Better() {
+		return nil
 	}
+	if !t.o.AllowWorse {
+		return &NoGainError{Before: sum.ValBefore, After: sum.ValAfter, DryRun: t.o.DryRun}
+	}
+	t.say("tune: validation MSE %.6f -> %.6f is not below its start; accepted (-allow-worse)", sum.ValBefore, sum.ValAfter)
+	return nil
+}
+
+// write writes the rounded weights to o.Out with their provenance, unless
+// o.DryRun.
+func (t *tuning) write(wr []float64, sum *Summary) error {
+	o := &t.o
 	if o.DryRun {
-		say("tune: dry run, no weights written")
-	} else {
-		source := o.Source
-		if source == "" {
-			source = o.Data
-		}
-		prov := Provenance{Source: source, Positions: n, K: k, ErrorBefore: sum.ValBefore, ErrorAfter: sum.ValAfter}
-		if err := m.WriteWeights(o.Out, wr, prov); err != nil {
-			return nil, err
-		}
-		say("tune: wrote %s", o.Out)
+		t.say("tune: dry run, no weights written")
+		return nil
 	}
-	return sum, nil
+	source := o.Source
+	if source == "" {
+		source = o.Data
+	}
+	prov := Provenance{Source: source, Positions: t.n, K: t.k, ErrorBefore: sum.ValBefore, ErrorAfter: sum.ValAfter}
+	if err := t.m.WriteWeights(o.Out, wr, prov); err != nil {
+		return err
+	}
+	t.say("tune: wrote %s", o.Out)
+	return nil
 }
