@@ -266,32 +266,74 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The filter flags go into the export when every file has them.
-	withFlags := true
-	for _, info := range infos {
-		for _, c := range flagColumns {
-			if len(info.Schema.FieldIndices(c)) == 0 {
-				withFlags = false
-			}
-		}
-	}
-	columns := []string{datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult, datasets.ColPly}
-	if withFlags {
-		columns = append(columns, flagColumns[:]...)
-	}
-	r, err := datasets.Open(src, &datasets.ReaderOptions{Filter: opts.Filter, Columns: columns})
+	withFlags := haveFlags(infos)
+	r, err := openForNPY(src, opts.Filter, withFlags)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
+	if err := clearForNPY(dir); err != nil {
+		return nil, err
+	}
+	e := &npyExport{dir: dir, opts: opts, l: r.Layout(), withFlags: withFlags, m: newManifest(r, infos, opts.Filter)}
+	if opts.Filter.Active() {
+		e.kept = " of those the filter keeps"
+	}
+	if err := e.copyRows(r); err != nil {
+		e.abort()
+		return nil, err
+	}
+	if e.cur != nil {
+		if err := e.closeShard(); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeJSON(filepath.Join(dir, ManifestName), e.m); err != nil {
+		return nil, err
+	}
+	return e.m, nil
+}
+
+// haveFlags reports whether every file has the filter columns: only then
+// does the export carry them.
+func haveFlags(infos []datasets.FileInfo) bool {
+	for _, info := range infos {
+		for _, c := range flagColumns {
+			if len(info.Schema.FieldIndices(c)) == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// openForNPY opens the dataset at src for the columns the export writes,
+// with the read-time filters.
+func openForNPY(src string, filter datasets.Filter, withFlags bool) (*datasets.Reader, error) {
+	columns := []string{datasets.ColPlanes, datasets.ColPolicy, datasets.ColScoreCP, datasets.ColResult, datasets.ColPly}
+	if withFlags {
+		columns = append(columns, flagColumns[:]...)
+	}
+	return datasets.Open(src, &datasets.ReaderOptions{Filter: filter, Columns: columns})
+}
+
+// clearForNPY creates dir if needed and removes an earlier export's
+// manifest from it: it would describe shards about to be overwritten, so
+// until the new one is written, the directory has none.
+func clearForNPY(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("export: %w", err)
+		return fmt.Errorf("export: %w", err)
 	}
-	// An earlier export's manifest would describe shards about to be
-	// overwritten: until the new one is written, the directory has none.
 	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("export: %w", err)
+		return fmt.Errorf("export: %w", err)
 	}
+	return nil
+}
+
+// newManifest begins the manifest of an export of r: its layout, its
+// sources, the first file's metadata and the read-time filters; the rows
+// and shards are counted in as they are written.
+func newManifest(r *datasets.Reader, infos []datasets.FileInfo, filter datasets.Filter) *Manifest {
 	l := r.Layout()
 	m := &Manifest{
 		Format: NPYFormat, Version: NPYVersion,
@@ -302,113 +344,155 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if l != encoder.Chess {
 		m.Game = l.Game
 	}
-	packedBytes, numScalars, size := len(l.Binary)*8, len(l.Scalar), l.InputSize()
-	if opts.Filter.Active() {
-		m.Metadata[KeyFilter] = opts.Filter.String()
+	if filter.Active() {
+		m.Metadata[KeyFilter] = filter.String()
 	}
+	return m
+}
+
+// npyExport is an NPY export under way: the shard being written, and the
+// buffers each batch's rows are packed into, reused from batch to batch.
+type npyExport struct {
+	dir       string
+	opts      NPYOptions
+	l         *encoder.Layout
+	withFlags bool
+	m         *Manifest
+	cur       *shardWriter // nil between shards
+	packed    []byte
+	scalars   []float32
+	flags     []byte
+	kept      string // says so in messages when the filter is on
+}
+
+// copyRows reads r batch by batch and writes its rows into the shards,
+// telling opts.Progress of each batch.
+func (e *npyExport) copyRows(r *datasets.Reader) error {
 	var (
-		b       datasets.Batch
-		cur     *shardWriter
-		packed  []byte
-		scalars []float32
-		flags   []byte
-		inFile  int64 // row number within b.File (among the rows the filter keeps)
-		file    string
-		kept    string // says so in messages when the filter is on
+		b      datasets.Batch
+		inFile int64 // row number within b.File (among the rows the filter keeps)
+		file   string
 	)
-	if opts.Filter.Active() {
-		kept = " of those the filter keeps"
-	}
-	fail := func(err error) (*Manifest, error) {
-		if cur != nil {
-			cur.abort()
-		}
-		return nil, err
-	}
 	for {
 		err := r.ReadBatch(&b)
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		if b.File != file {
 			file, inFile = b.File, 0
 		}
-		for start := 0; start < b.Len; {
-			if cur == nil {
-				if cur, err = newShard(dir, len(m.Shards), withFlags, l); err != nil {
-					return nil, err
-				}
-			}
-			n := min(b.Len-start, opts.ShardRows-cur.policy.Rows())
-			packed = packed[:0]
-			scalars = scalars[:0]
-			for i := start; i < start+n; i++ {
-				packed = append(packed, make([]byte, packedBytes)...)
-				scalars = append(scalars, make([]float32, numScalars)...)
-				err := PackAs(l, packed[len(packed)-packedBytes:], scalars[len(scalars)-numScalars:],
-					b.Planes[i*size:(i+1)*size])
-				if err != nil {
-					return fail(fmt.Errorf("export: %s: row %d%s: planes do not fit the export's layout: %w", b.File, inFile+int64(i), kept, err))
-				}
-			}
-			err := cur.planes.WriteUint8(packed)
-			if err == nil {
-				err = cur.scalars.WriteFloat32(scalars)
-			}
-			if err == nil {
-				err = cur.policy.WriteInt32(b.Policy[start : start+n])
-			}
-			if err == nil {
-				err = cur.score.WriteInt32(b.ScoreCP[start : start+n])
-			}
-			if err == nil {
-				err = cur.result.WriteFloat32(b.Result[start : start+n])
-			}
-			if err == nil {
-				err = cur.ply.WriteInt32(b.Ply[start : start+n])
-			}
-			if withFlags {
-				for k, col := range [...][]bool{b.InCheck, b.BestIsCapture, b.BestIsPromotion} {
-					flags = flags[:0]
-					for _, v := range col[start : start+n] {
-						flags = append(flags, boolByte(v))
-					}
-					if err == nil {
-						err = cur.flags[k].WriteUint8(flags)
-					}
-				}
-			}
-			if err != nil {
-				return fail(fmt.Errorf("export: %w", err))
-			}
-			start += n
-			m.Rows += int64(n)
-			if cur.policy.Rows() == opts.ShardRows {
-				if err := cur.close(); err != nil {
-					return nil, err
-				}
-				m.Shards = append(m.Shards, cur.shard)
-				cur = nil
-			}
+		if err := e.writeBatch(&b, inFile); err != nil {
+			return err
 		}
 		inFile += int64(b.Len)
-		if opts.Progress != nil {
-			opts.Progress(b.Scanned)
+		if e.opts.Progress != nil {
+			e.opts.Progress(b.Scanned)
 		}
 	}
-	if cur != nil {
-		if err := cur.close(); err != nil {
-			return nil, err
+}
+
+// writeBatch writes a batch's rows, opening a shard when none is open and
+// closing one when it is full; inFile is the batch's first row's number
+// within its file.
+func (e *npyExport) writeBatch(b *datasets.Batch, inFile int64) error {
+	for start := 0; start < b.Len; {
+		if e.cur == nil {
+			cur, err := newShard(e.dir, len(e.m.Shards), e.withFlags, e.l)
+			if err != nil {
+				return err
+			}
+			e.cur = cur
 		}
-		m.Shards = append(m.Shards, cur.shard)
+		n := min(b.Len-start, e.opts.ShardRows-e.cur.policy.Rows())
+		if err := e.pack(b, start, n, inFile); err != nil {
+			return err
+		}
+		if err := e.writeRows(b, start, n); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		start += n
+		e.m.Rows += int64(n)
+		if e.cur.policy.Rows() == e.opts.ShardRows {
+			if err := e.closeShard(); err != nil {
+				return err
+			}
+		}
 	}
-	if err := writeJSON(filepath.Join(dir, ManifestName), m); err != nil {
-		return nil, err
+	return nil
+}
+
+// pack packs the planes of the batch's rows [start, start+n) into
+// e.packed and e.scalars; an error names the row that does not fit.
+func (e *npyExport) pack(b *datasets.Batch, start, n int, inFile int64) error {
+	packedBytes, numScalars, size := len(e.l.Binary)*8, len(e.l.Scalar), e.l.InputSize()
+	e.packed = e.packed[:0]
+	e.scalars = e.scalars[:0]
+	for i := start; i < start+n; i++ {
+		e.packed = append(e.packed, make([]byte, packedBytes)...)
+		e.scalars = append(e.scalars, make([]float32, numScalars)...)
+		err := PackAs(e.l, e.packed[len(e.packed)-packedBytes:], e.scalars[len(e.scalars)-numScalars:],
+			b.Planes[i*size:(i+1)*size])
+		if err != nil {
+			return fmt.Errorf("export: %s: row %d%s: planes do not fit the export's layout: %w", b.File, inFile+int64(i), e.kept, err)
+		}
 	}
-	return m, nil
+	return nil
+}
+
+// writeRows appends the packed rows and the batch's columns of the rows
+// [start, start+n) to the shard's arrays.
+func (e *npyExport) writeRows(b *datasets.Batch, start, n int) error {
+	cur := e.cur
+	err := cur.planes.WriteUint8(e.packed)
+	if err == nil {
+		err = cur.scalars.WriteFloat32(e.scalars)
+	}
+	if err == nil {
+		err = cur.policy.WriteInt32(b.Policy[start : start+n])
+	}
+	if err == nil {
+		err = cur.score.WriteInt32(b.ScoreCP[start : start+n])
+	}
+	if err == nil {
+		err = cur.result.WriteFloat32(b.Result[start : start+n])
+	}
+	if err == nil {
+		err = cur.ply.WriteInt32(b.Ply[start : start+n])
+	}
+	if e.withFlags {
+		for k, col := range [...][]bool{b.InCheck, b.BestIsCapture, b.BestIsPromotion} {
+			e.flags = e.flags[:0]
+			for _, v := range col[start : start+n] {
+				e.flags = append(e.flags, boolByte(v))
+			}
+			if err == nil {
+				err = cur.flags[k].WriteUint8(e.flags)
+			}
+		}
+	}
+	return err
+}
+
+// closeShard closes the shard being written and lists it in the manifest.
+// On an error the shard's files are gone (shardWriter.close aborts them).
+func (e *npyExport) closeShard() error {
+	cur := e.cur
+	e.cur = nil
+	if err := cur.close(); err != nil {
+		return err
+	}
+	e.m.Shards = append(e.m.Shards, cur.shard)
+	return nil
+}
+
+// abort removes the files of the shard being written, if any.
+func (e *npyExport) abort() {
+	if e.cur != nil {
+		e.cur.abort()
+	}
 }
 
 // boolByte is 1 for true, 0 for false.
