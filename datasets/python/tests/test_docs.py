@@ -18,7 +18,9 @@ Besides, what a command says it writes must be there: chessforge-train
 chessforge-nnue train --out D --epochs N writes D/epoch-000N.pt, and
 chessforge-nnue export --out F writes a network file F. A page that makes
 the virtual environment .venv gets a chessforge_data that imports, from
-outside the source tree, from the copy's own source."""
+outside the source tree, from the copy's own source. And every relative
+link of the pages leads to a file (and, into a markdown page, to one of its
+headings)."""
 
 import glob
 import os
@@ -222,6 +224,59 @@ def promised(command, output, clone):
     return problems
 
 
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+def anchors(text):
+    """The anchors of a markdown text: its headings', as GitHub makes them
+    (lower case, punctuation dropped, spaces to hyphens, a repeat
+    numbered), and those an HTML tag sets (<a id="x"></a>)."""
+    seen, out = {}, set()
+    fenced = False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced:
+            out.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", line))
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if fenced or not m:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def broken_links(page, text, root):
+    """The relative links of a page (its path under root) that lead
+    nowhere: a missing file, or a missing heading of a markdown file, as
+    "page:line: target: problem" lines. Links inside code are not links."""
+    problems = []
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        for target in LINK.findall(re.sub(r"`[^`]*`", "", line)):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+                continue  # http:, https:, mailto:
+            path, _, anchor = target.partition("#")
+            full = os.path.normpath(os.path.join(root, os.path.dirname(page), path)) if path else \
+                os.path.join(root, page)
+            if not os.path.exists(full):
+                problems.append(f"{page}:{number}: {target}: no such file")
+                continue
+            if anchor and full.endswith(".md") and os.path.isfile(full):
+                with open(full) as f:
+                    if anchor not in anchors(f.read()):
+                        problems.append(f"{page}:{number}: {target}: no heading #{anchor}")
+    return problems
+
+
 def tail(text, n=4000):
     return text if len(text) <= n else "...\n" + text[-n:]
 
@@ -308,8 +363,43 @@ class Extract(unittest.TestCase):
                 self.assertEqual(promised(command, output, tmp), want)
 
 
+    def test_links(self):
+        tmp = tempfile.mkdtemp(prefix="chessforge-docs-unit-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        os.makedirs(os.path.join(tmp, "docs"))
+        with open(os.path.join(tmp, "docs", "nnue.md"), "w") as f:
+            f.write("# The network\n\n## The file: `CFNN`\n\n```sh\n# not a heading\n```\n\n## Speed\n\n## Speed\n"
+                    '<a id="v1"></a>\n')
+        self.assertEqual(anchors(open(os.path.join(tmp, "docs", "nnue.md")).read()),
+                         {"the-network", "the-file-cfnn", "speed", "speed-1", "v1"})
+        text = "\n".join([
+            "[ok](docs/nnue.md#the-file-cfnn) and [web](https://example.org/x) and [here](#a)",  # 1
+            "[gone](docs/missing.md)",                                                          # 2
+            "[bad anchor](docs/nnue.md#speed-2) `[code](nowhere.md)`",                          # 3
+            "```text",                                                                          # 4
+            "[in a block](nowhere.md)",                                                         # 5
+            "```",                                                                              # 6
+            "# A",                                                                              # 7
+        ])
+        with open(os.path.join(tmp, "README.md"), "w") as f:
+            f.write(text)
+        self.assertEqual(broken_links("README.md", text, tmp), [
+            "README.md:2: docs/missing.md: no such file",
+            "README.md:3: docs/nnue.md#speed-2: no heading #speed-2",
+        ])
+        self.assertEqual(broken_links("docs/nnue.md", "[up](../README.md#a) [x](../README.md#b)", tmp),
+                         ["docs/nnue.md:1: ../README.md#b: no heading #b"])
+
+
 class Pages(unittest.TestCase):
-    """Every page's commands, run."""
+    """Every page's commands, run; every page's links, followed."""
+
+    def test_links_resolve(self):
+        problems = []
+        for page in pages():
+            with open(os.path.join(ROOT, page)) as f:
+                problems += broken_links(page, f.read(), ROOT)
+        self.assertEqual(problems, [], "links that lead nowhere:\n" + "\n".join(problems))
 
     def test_every_command_of_the_docs_runs(self):
         if shutil.which("git") is None or not os.path.exists(os.path.join(ROOT, ".git")):
