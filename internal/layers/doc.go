@@ -1,7 +1,8 @@
 // Package layers holds the test that keeps the module's imports running
 // downwards only: the engine knows nothing of the pipeline, and no library
 // imports cmd/. It has no code of its own; the rule is the table of layers
-// in layers_test.go, checked against `go list -json chessforge/...`.
+// in layers_test.go, checked against every package's imports (read with
+// go/build, as `go list chessforge/...` lists them).
 //
 // Each top-level directory belongs to one layer. A package may import the
 // packages of its own layer and of the layers below it, bottom up:
