@@ -287,8 +287,8 @@ func identify(argv []string, opts []uciclient.Option, timeout time.Duration) (bu
 
 func ptr[T any](v T) *T { return &v }
 
-// round rounds x to the given decimals.
+// round rounds x to the given decimals; a negative zero becomes 0.
 func round(x float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
-	return math.Round(x*p) / p
+	return math.Round(x*p)/p + 0
 }
