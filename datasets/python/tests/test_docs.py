@@ -370,8 +370,8 @@ class Extract(unittest.TestCase):
         with open(os.path.join(tmp, "docs", "nnue.md"), "w") as f:
             f.write("# The network\n\n## The file: `CFNN`\n\n```sh\n# not a heading\n```\n\n## Speed\n\n## Speed\n"
                     '<a id="v1"></a>\n')
-        self.assertEqual(anchors(open(os.path.join(tmp, "docs", "nnue.md")).read()),
-                         {"the-network", "the-file-cfnn", "speed", "speed-1", "v1"})
+        with open(os.path.join(tmp, "docs", "nnue.md")) as f:
+            self.assertEqual(anchors(f.read()), {"the-network", "the-file-cfnn", "speed", "speed-1", "v1"})
         text = "\n".join([
             "[ok](docs/nnue.md#the-file-cfnn) and [web](https://example.org/x) and [here](#a)",  # 1
             "[gone](docs/missing.md)",                                                          # 2
