@@ -99,8 +99,8 @@ func TestTheFixtureRendersItsTables(t *testing.T) {
 		"| where it stands | figure | record |\n|---|---|---|\n" +
 		"| Embedded network | `1e3bf8638d5e0a3e`, +108.4 Elo over the hand-crafted evaluation (its lineage's gate matches) | [record](docs/history.md#net-1e3bf8638d5e0a3e) |\n" +
 		"| Against Stockfish 2850 | 44.3%, -39.7 ± 26.0 Elo, 246 games at clock=10+0.1 | [record](docs/history.md#sf-new) |\n" +
-		"| Search bench | 2,339,207 nodes, 2,130,000 nodes/s (2 cores) | [record](docs/history.md#bench-search) |\n" +
-		"| Self-play | 1234.5 positions/s (2 cores) | [record](docs/history.md#bench-selfplay) |\n" +
+		"| Search bench | 2,339,207 nodes, 2,130,000 nodes/s; 2 cores | [record](docs/history.md#bench-search) |\n" +
+		"| Self-play | 1234.5 positions/s; 2 cores | [record](docs/history.md#bench-selfplay) |\n" +
 		"\n![lineage](docs/history/lineage.svg)\n<!-- end status -->\n\nThe rest.\n"
 	if readme != want {
 		t.Errorf("README:\n%s\nwant:\n%s", readme, want)
@@ -168,7 +168,7 @@ func TestErrorsNameTheFileTheLineAndTheField(t *testing.T) {
 		{"bad wdl", "engine.jsonl", `{"kind":"match","id":"x1","date":"2026-12-01","what":"x","engines":[{"name":"a"},{"name":"b"}],"tc":"nodes=1","games":563,"wdl":[200,150,200],"elo":0}`,
 			"engine.jsonl:4: wdl: want three counts that sum to games (563), got [200 150 200]"},
 		{"unknown field", "bench.jsonl", `{"kind":"bench","id":"b9","date":"2026-12-01","what":"x","subject":"search","command":"c","figures":{"n":1},"speed":3}`,
-			"bench.jsonl:4: speed: unknown field"},
+			"bench.jsonl:5: speed: unknown field"},
 		{"duplicate id", "tuning.jsonl", `{"kind":"tune","id":"texel-1","date":"2026-12-01","what":"again","tool":"texel"}`,
 			`tuning.jsonl:2: id: "texel-1" is already the id of the record at `},
 	}

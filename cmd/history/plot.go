@@ -46,8 +46,8 @@ func ci(m *record.Record) float64 {
 // x is a record's date as a plot's x: seconds since 1970.
 func x(r *record.Record) float64 { return float64(when(r).Unix()) }
 
-// lineagePlot draws the lineage against time: each network's Elo against
-// its parent (its gate match, with the 95% interval), the lineage's Elo
+// lineagePlot draws the lineage against time: each kept network's Elo
+// against its parent (its gate match, with the 95% interval), the lineage's Elo
 // over the hand-crafted evaluation, and every match of a network against
 // UCI_Elo 2850, with its interval.
 func (h *history) lineagePlot() ([]byte, error) {
@@ -61,23 +61,22 @@ func (h *history) lineagePlot() ([]byte, error) {
 
 	var gates, stockfish points
 	var cum plotter.XYs
-	for _, n := range h.networks {
+	// The lineage is oldest first; the networks not kept are in the page's
+	// table, not here.
+	for _, n := range h.lineage() {
 		if g := h.gate(n); g != nil {
 			gates.add(x(n), *g.Elo, ci(g))
 		}
-	}
-	for _, n := range h.lineage() {
 		c, _ := h.cumulative(n)
 		cum = append(cum, plotter.XY{X: x(n), Y: c})
 	}
 	for _, m := range h.stockfish2850() {
 		stockfish.add(x(m), *m.Elo, ci(m))
 	}
-	reverse(&gates)
 	reverse(&stockfish)
 
 	p.Add(plotter.NewGrid())
-	if err := addPoints(p, &leg, &gates, blue, draw.CircleGlyph{}, "each network against its parent (its gate match, 95% interval)"); err != nil {
+	if err := addPoints(p, &leg, &gates, blue, draw.CircleGlyph{}, "each kept network against its parent (95% interval)"); err != nil {
 		return nil, err
 	}
 	if len(cum) > 0 {
@@ -88,7 +87,7 @@ func (h *history) lineagePlot() ([]byte, error) {
 		l.Color, l.Width = orange, vg.Points(1.5)
 		s.Color, s.Shape = orange, draw.BoxGlyph{}
 		p.Add(l, s)
-		leg.Add("the kept networks over the hand-crafted evaluation (the sum of their gate matches)", l, s)
+		leg.Add("the lineage over the hand-crafted evaluation (its gates summed)", l, s)
 	}
 	if err := addPoints(p, &leg, &stockfish, green, draw.TriangleGlyph{}, "a network against Stockfish at UCI_Elo 2850 (95% interval)"); err != nil {
 		return nil, err

@@ -76,7 +76,7 @@ func (h *history) status(page, lineage string) []byte {
 					values = append(values, formatNumber(v))
 				}
 			}
-			if r.Subject == s.subject && len(values) == len(s.figures) {
+			if r.Reference && r.Subject == s.subject && len(values) == len(s.figures) {
 				latest = r
 				break
 			}
@@ -87,7 +87,7 @@ func (h *history) status(page, lineage string) []byte {
 		}
 		figure := fmt.Sprintf(s.format, values...)
 		// The machine, unless it would make the line too long.
-		if m := " (" + latest.Machine + ")"; latest.Machine != "" &&
+		if m := "; " + latest.Machine; latest.Machine != "" &&
 			len(fmt.Sprintf("| %s | %s | %s |", s.name, cell(figure+m), link(latest))) < maxLine {
 			figure += m
 		}

@@ -89,8 +89,9 @@ type Record struct {
 	Figures    map[string]float64 `json:"figures,omitempty"`
 
 	// bench.
-	Subject string `json:"subject,omitempty"`
-	Machine string `json:"machine,omitempty"`
+	Subject   string `json:"subject,omitempty"`
+	Machine   string `json:"machine,omitempty"`
+	Reference bool   `json:"reference,omitempty"` // the figure the README's status shows for its subject
 }
 
 // Engine is one side of a match record.
@@ -152,7 +153,7 @@ var fields = map[string][]string{
 		"pawn_scale", "gate", "kept", "embedded"},
 	KindCycle: {"loop", "cycle", "stages", "verdict", "match", "network"},
 	KindTune:  {"tool", "data", "iterations", "params", "figures", "match"},
-	KindBench: {"subject", "command", "figures", "machine"},
+	KindBench: {"subject", "command", "figures", "machine", "reference"},
 }
 
 // belongs reports whether a record of kind may have the field.
