@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"chessforge/internal/atomicfile"
+	"chessforge/internal/plots"
 )
 
 // WriteReport writes the report of a fit into dir: errors.csv (the errors
@@ -85,7 +86,7 @@ func WritePlot(w io.Writer, res *Result, sum *Summary) error {
 		sum.Positions, sum.Lambda, sum.K, sum.ValBefore, sum.ValAfter, verdict, res.Best)
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = "iteration"
-	p.X.Tick.Marker = plot.TickerFunc(iterationTicks)
+	p.X.Tick.Marker = plot.TickerFunc(plots.WholeTicks)
 	p.Y.Label.Text = "mean squared error"
 	tr := make(plotter.XYs, len(hist))
 	va := make(plotter.XYs, len(hist))
@@ -152,18 +153,6 @@ func WritePlot(w io.Writer, res *Result, sum *Summary) error {
 	}})
 	_, err = vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 	return err
-}
-
-// iterationTicks are gonum's default ticks with whole-number labels (its
-// labels carry decimals on some ranges, "25.00").
-func iterationTicks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i, t := range ticks {
-		if t.Label != "" {
-			ticks[i].Label = strconv.FormatFloat(math.Round(t.Value), 'f', 0, 64)
-		}
-	}
-	return ticks
 }
 
 // Change is one weight's move.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image/color"
 	"math"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -12,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"chessforge/internal/plots"
 	"chessforge/internal/record"
 )
 
@@ -55,7 +55,7 @@ func (h *history) lineagePlot() ([]byte, error) {
 	p.Title.Text = "The network lineage's Elo"
 	p.X.Label.Text = "date"
 	p.Y.Label.Text = "Elo"
-	p.Y.Tick.Marker = plot.TickerFunc(wholeTicks)
+	p.Y.Tick.Marker = plot.TickerFunc(plots.WholeTicks)
 	p.X.Tick.Marker = plot.TimeTicks{Format: "2006-01-02"}
 	leg := plot.NewLegend()
 
@@ -94,18 +94,6 @@ func (h *history) lineagePlot() ([]byte, error) {
 	}
 	frame(p, len(gates.XYs)+len(cum)+len(stockfish.XYs) == 0)
 	return svg(p, leg)
-}
-
-// wholeTicks are gonum's default ticks labelled as whole numbers (its
-// labels carry decimals on some ranges, "250.00").
-func wholeTicks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i, t := range ticks {
-		if t.Label != "" {
-			ticks[i].Label = strconv.FormatFloat(math.Round(t.Value), 'f', 0, 64)
-		}
-	}
-	return ticks
 }
 
 // reverse puts points newest first into oldest first.
