@@ -22,9 +22,12 @@ PGO ?= cmd/engine/default.pgo
 # `go build` takes the pure-Go path. SIMD= (empty) builds without it.
 SIMD    ?= $(if $(filter amd64,$(shell $(GO) env GOARCH)),simd)
 
+# -buildvcs=auto stamps each binary with its git commit where there is one
+# (over a GOFLAGS=-buildvcs=false of the environment): the records that
+# bin/match and the recipes write name the build that measured them.
 build:
 	@mkdir -p $(BIN)
-	GOEXPERIMENT=$(SIMD) $(GO) build -pgo=$(PGO) -o $(BIN)/ ./cmd/...
+	GOEXPERIMENT=$(SIMD) $(GO) build -buildvcs=auto -pgo=$(PGO) -o $(BIN)/ ./cmd/...
 
 pgo:
 	$(GO) test -run '^$$' -bench BenchmarkBench -benchtime 12x -cpuprofile $(CURDIR)/cmd/engine/default.pgo ./engine/search/

@@ -213,9 +213,16 @@ func score(m *record.Record) (float64, bool) {
 	return 0, false
 }
 
-// formatElo writes an Elo difference with its interval: "+18.1 ± 12.9".
+// formatElo writes an Elo difference with its interval: "+18.1 ± 12.9",
+// or the bound of an infinite one: "> -290.5".
 func formatElo(m *record.Record) string {
 	s := fmt.Sprintf("%+.1f", *m.Elo)
+	switch m.EloBound {
+	case "above":
+		s = "> " + s
+	case "below":
+		s = "< " + s
+	}
 	if m.EloCI != nil {
 		s += fmt.Sprintf(" ± %.1f", *m.EloCI)
 	}

@@ -54,6 +54,7 @@ type Record struct {
 	Penta       []int    `json:"penta,omitempty"`
 	Elo         *float64 `json:"elo,omitempty"`
 	EloCI       *float64 `json:"elo_ci,omitempty"`
+	EloBound    string   `json:"elo_bound,omitempty"` // "above" or "below": elo is a bound, the estimate infinite
 	SPRT        *SPRT    `json:"sprt,omitempty"`
 	Ended       string   `json:"ended,omitempty"`
 	WallS       *float64 `json:"wall_s,omitempty"`
@@ -148,7 +149,7 @@ var common = []string{"kind", "id", "date", "what", "commit", "source", "note", 
 // fields are the fields of each kind beside the common ones.
 var fields = map[string][]string{
 	KindMatch: {"engines", "tc", "game", "openings", "seed", "games", "wdl", "score", "penta",
-		"elo", "elo_ci", "sprt", "verdict", "ended", "kept", "wall_s", "concurrency"},
+		"elo", "elo_ci", "elo_bound", "sprt", "verdict", "ended", "kept", "wall_s", "concurrency"},
 	KindNetwork: {"network", "parent", "arch", "data", "positions", "command", "epochs",
 		"pawn_scale", "gate", "kept", "embedded"},
 	KindCycle: {"loop", "cycle", "stages", "verdict", "match", "network"},
@@ -271,7 +272,8 @@ func checkOneOf(field, v string, required bool, allowed ...string) error {
 		return fieldErr(field, "missing")
 	}
 	if !slices.Contains(allowed, v) {
-		return fieldErr(field, "want %s, got %q", strings.Join(allowed, ", "), v)
+		last := len(allowed) - 1
+		return fieldErr(field, "want %s, got %q", strings.Join(allowed[:last], ", ")+" or "+allowed[last], v)
 	}
 	return nil
 }
@@ -366,6 +368,12 @@ func (r *Record) validateMatch() error {
 	}
 	if err := checkNonNegative("elo_ci", r.EloCI); err != nil {
 		return err
+	}
+	if err := checkOneOf("elo_bound", r.EloBound, false, "above", "below"); err != nil {
+		return err
+	}
+	if r.EloBound != "" && r.EloCI != nil {
+		return fieldErr("elo_bound", "a bound has no interval: elo_ci must be absent")
 	}
 	if s := r.SPRT; s != nil {
 		switch {

@@ -96,6 +96,8 @@ func TestReadNamesTheFileTheLineAndTheField(t *testing.T) {
 		{"not JSON", "{", "record: not one JSON object: unexpected end of JSON input"},
 		{"two values", goodMatch + "} {}", "record: not one JSON object: invalid character '{' after top-level value"},
 		{"unknown field", goodMatch + `,"colour":"red"}`, "colour: unknown field"},
+		{"bad elo bound", goodMatch + `,"elo_bound":"over"}`, `elo_bound: want above or below, got "over"`},
+		{"elo bound with an interval", goodMatch + `,"elo_bound":"above","elo_ci":3}`, "elo_bound: a bound has no interval: elo_ci must be absent"},
 		{"unknown engine field", strings.Replace(goodMatch, `{"name":"a"}`, `{"name":"a","elo":3}`, 1) + "}", "elo: unknown field"},
 		{"field of another kind", goodMatch + `,"arch":"768"}`, "arch: not a field of a match record"},
 		{"wrong type", strings.Replace(goodMatch, `"games":4`, `"games":"4"`, 1) + "}", "games: want an integer, got a JSON string"},
@@ -112,7 +114,7 @@ func TestReadNamesTheFileTheLineAndTheField(t *testing.T) {
 		{"score range", strings.Replace(goodMatch, `"wdl":[1,2,1]`, `"score":1.5`, 1) + "}", "score: want a fraction from 0 to 1, got 1.5"},
 		{"penta sum", goodMatch + `,"penta":[0,0,1,0,0]}`, "penta: want five counts that sum to the game pairs (2), got [0 0 1 0 0]"},
 		{"verdict without sprt", goodMatch + `,"verdict":"H1"}`, "verdict: only with sprt"},
-		{"bad verdict", goodMatch + `,"sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"llr":0,"lower":-2.9,"upper":2.9},"verdict":"yes"}`, `verdict: want H1, H0, undecided, got "yes"`},
+		{"bad verdict", goodMatch + `,"sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"llr":0,"lower":-2.9,"upper":2.9},"verdict":"yes"}`, `verdict: want H1, H0 or undecided, got "yes"`},
 		{"bad tc", strings.Replace(goodMatch, `nodes=20000`, `20k nodes`, 1) + "}", `tc: want nodes=N, depth=N, movetime=MS, clock=S+INC or a:TC/b:TC, got "20k nodes"`},
 		{"one engine", strings.Replace(goodMatch, `,{"name":"b"}`, "", 1) + "}", "engines: want 2 engines (A, B), got 1"},
 		{"engine network", strings.Replace(goodMatch, `{"name":"b"}`, `{"name":"b","network":"abc"}`, 1) + "}", `engines[1].network: want a network id of 16 hex digits, got "abc"`},
@@ -120,9 +122,9 @@ func TestReadNamesTheFileTheLineAndTheField(t *testing.T) {
 		{"network without kept", `{"kind":"network","id":"n","date":"2026-12-01","what":"x","network":"0123456789abcdef","parent":"hce","arch":"a"}`, "kept: missing"},
 		{"network parent", `{"kind":"network","id":"n","date":"2026-12-01","what":"x","network":"0123456789abcdef","parent":"none","arch":"a","kept":true}`, `parent: want hce or a network id of 16 hex digits, got "none"`},
 		{"epoch loss", `{"kind":"network","id":"n","date":"2026-12-01","what":"x","network":"0123456789abcdef","parent":"hce","arch":"a","kept":true,"epochs":[{"epoch":1}]}`, "epochs[0].train_loss: missing"},
-		{"cycle verdict", `{"kind":"cycle","id":"c","date":"2026-12-01","what":"x","loop":"loop","stages":[{"name":"s","seconds":1}],"verdict":"H1"}`, `verdict: want kept, reverted, undecided, failed, got "H1"`},
+		{"cycle verdict", `{"kind":"cycle","id":"c","date":"2026-12-01","what":"x","loop":"loop","stages":[{"name":"s","seconds":1}],"verdict":"H1"}`, `verdict: want kept, reverted, undecided or failed, got "H1"`},
 		{"bench figures", `{"kind":"bench","id":"b","date":"2026-12-01","what":"x","subject":"search","command":"bin/engine bench"}`, "figures: missing"},
-		{"tune tool", `{"kind":"tune","id":"t","date":"2026-12-01","what":"x","tool":"adam"}`, `tool: want texel, spsa, got "adam"`},
+		{"tune tool", `{"kind":"tune","id":"t","date":"2026-12-01","what":"x","tool":"adam"}`, `tool: want texel or spsa, got "adam"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

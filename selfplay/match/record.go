@@ -60,8 +60,8 @@ func (s *Settings) checkRecord() error {
 // its id name (the build) and the network it evaluates with, which
 // bin/engine names in an info string when its evaluation options are set;
 // an engine that does not say leaves them out. After a perfect or a zero
-// score, whose Elo is infinite, elo is the finite end of its 95% interval
-// and a note says so. A match that finished no game has no record: the
+// score, whose Elo is infinite, elo is the finite end of its 95% interval,
+// elo_bound says which end, and a note says so. A match that finished no game has no record: the
 // error says so.
 func (r *Result) Record(s *Settings, what string) (record.Record, error) {
 	games := r.Score.Games()
@@ -103,10 +103,10 @@ func (r *Result) Record(s *Settings, what string) (record.Record, error) {
 	est := r.Estimate()
 	switch {
 	case math.IsInf(est.Elo, 1):
-		rec.Elo = ptr(round(est.Lo, 1))
+		rec.Elo, rec.EloBound = ptr(round(est.Lo, 1)), "above"
 		rec.Note = fmt.Sprintf("A scored every point: its Elo is infinite, above %.1f with 95%% confidence (elo).", est.Lo)
 	case math.IsInf(est.Elo, -1):
-		rec.Elo = ptr(round(est.Hi, 1))
+		rec.Elo, rec.EloBound = ptr(round(est.Hi, 1)), "below"
 		rec.Note = fmt.Sprintf("A scored no point: its Elo is minus infinity, below %.1f with 95%% confidence (elo).", est.Hi)
 	default:
 		rec.Elo = ptr(round(est.Elo, 1))

@@ -77,8 +77,8 @@ func TestRecordOfAMatchStoppedBySPRT(t *testing.T) {
 	if rec.Ended != "sprt" || rec.Verdict != "H1" || rec.SPRT == nil || rec.SPRT.LLR < rec.SPRT.Upper {
 		t.Errorf("ended %q, verdict %q, sprt %+v", rec.Ended, rec.Verdict, rec.SPRT)
 	}
-	if rec.WDL[0] != rec.Games || rec.EloCI != nil || *rec.Elo <= 0 || !strings.Contains(rec.Note, "infinite") {
-		t.Errorf("wdl %v of %d games, elo %v ± %v, note %q", rec.WDL, rec.Games, *rec.Elo, rec.EloCI, rec.Note)
+	if rec.WDL[0] != rec.Games || rec.EloCI != nil || *rec.Elo <= 0 || rec.EloBound != "above" || !strings.Contains(rec.Note, "infinite") {
+		t.Errorf("wdl %v of %d games, elo %v ± %v (bound %q), note %q", rec.WDL, rec.Games, *rec.Elo, rec.EloCI, rec.EloBound, rec.Note)
 	}
 	if want := [5]int{0, 0, 0, 0, rec.Games / 2}; len(rec.Penta) != 5 || [5]int(rec.Penta) != want {
 		t.Errorf("penta %v, want %v", rec.Penta, want)
