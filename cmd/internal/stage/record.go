@@ -96,13 +96,17 @@ func (c *Cycle) Match(ctx context.Context, play MatchFunc, what, name string, ar
 	if c.File == "" || res == nil || res.Score.Games() == 0 {
 		return res, err
 	}
+	// A record that cannot be made costs the record, never the match's
+	// result: the cycle still decides on it.
 	s, perr := match.ParseArgs(args, io.Discard)
 	if perr != nil {
-		return res, errors.Join(err, fmt.Errorf("record of %s: %w", name, perr))
+		fmt.Fprintf(stderr, "%s: no record of the match: %v\n", name, perr)
+		return res, err
 	}
 	rec, rerr := res.Record(s, what)
 	if rerr != nil {
-		return res, errors.Join(err, fmt.Errorf("record of %s: %w", name, rerr))
+		fmt.Fprintf(stderr, "%s: no record of the match: %v\n", name, rerr)
+		return res, err
 	}
 	c.match = &rec
 	return res, err
@@ -153,6 +157,13 @@ func (c *Cycle) Finish(verdict Verdict, what, network, note string, extra ...rec
 		cyc.Cycle = &n
 	}
 	recs = append(recs, cyc)
+	// Every record is checked before the first is appended, so that a bad
+	// one leaves none of the cycle's in the file.
+	for i := range recs {
+		if err := recs[i].Validate(); err != nil {
+			return fmt.Errorf("record %s: %w", recs[i].ID, err)
+		}
+	}
 	for _, r := range recs {
 		if err := record.Append(c.File, r); err != nil {
 			return fmt.Errorf("record: %w", err)

@@ -188,3 +188,28 @@ func TestCycleFailRecordsOnlyOnceItsMatchHasBegun(t *testing.T) {
 		}
 	}
 }
+
+// TestCycleMatchWithoutARecordKeepsItsResult: when the match's record
+// cannot be made (here its arguments do not parse as bin/match's), the
+// cycle still gets the match's decision, a warning says what was lost,
+// and Finish appends the cycle's record without a match id.
+func TestCycleMatchWithoutARecordKeepsItsResult(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "loop.jsonl")
+	c := &Cycle{File: path, Loop: "loop"}
+	play, _ := fakeMatch(decided(stats.AcceptH1), nil)
+	var stderr strings.Builder
+	res, err := c.Match(context.Background(), play, "tables against current", "match", []string{"-no-such-flag"}, io.Discard, &stderr)
+	if err != nil || res == nil || res.Decision != stats.AcceptH1 {
+		t.Fatalf("match: %v, %v: the decision was lost with the record", res, err)
+	}
+	if !strings.Contains(stderr.String(), "no record of the match") || c.MatchID() != "" {
+		t.Errorf("stderr %q, match id %q: want a warning and no match record", stderr.String(), c.MatchID())
+	}
+	if err := c.Finish(Kept, "loop cycle", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := record.Read(path)
+	if err != nil || len(recs) != 1 || recs[0].Kind != record.KindCycle || recs[0].Match != "" || recs[0].Verdict != "kept" {
+		t.Fatalf("records %+v, %v: want the cycle's alone", recs, err)
+	}
+}
