@@ -27,6 +27,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -435,13 +436,19 @@ class Pages(unittest.TestCase):
                 passed_over.append(command)
                 continue
             t0 = time.monotonic()
+            # Its own process group, so that a timeout ends what it started
+            # too (an engine, a trainer), not bash alone.
+            proc = subprocess.Popen(["bash", "-c", command], cwd=clone, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
             try:
-                p = subprocess.run(["bash", "-c", command], cwd=clone, capture_output=True, text=True,
-                                   timeout=COMMAND_TIMEOUT, stdin=subprocess.DEVNULL)
-            except subprocess.TimeoutExpired as e:
-                out = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
+                stdout, stderr = proc.communicate(timeout=COMMAND_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                stdout, stderr = proc.communicate()
                 self.fail(f"{where}: $ {command}\ntook over {COMMAND_TIMEOUT} s (the manual's commands are tiny)\n"
-                          f"{tail(out)}")
+                          f"{tail(stdout + stderr)}")
+            p = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
             output = p.stdout + p.stderr
             if p.returncode != 0:
                 self.fail(f"{where}: $ {command}\nexit status {p.returncode}\n{tail(output)}")
@@ -451,7 +458,6 @@ class Pages(unittest.TestCase):
             ran += 1
             print(f"docs: {where}: {time.monotonic() - t0:.1f}s: {command.splitlines()[0][:100]}",
                   file=sys.stderr, flush=True)
-        self.assertEqual(ran + len(passed_over), len(commands))
         print(f"docs: {page}: {ran} commands ran in {time.monotonic() - start:.0f}s"
               + (f", not run (CI runs them): {', '.join(passed_over)}" if passed_over else ""),
               file=sys.stderr, flush=True)
