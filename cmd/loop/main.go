@@ -44,7 +44,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"chessforge/cmd/internal/stage"
@@ -57,8 +56,9 @@ import (
 
 func main() {
 	// The first interrupt ends the match early (its games are recorded);
-	// a second one stops the program at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// a second one stops the program at once. SIGTERM (kill) still ends it
+	// at once, as before.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	go func() { <-ctx.Done(); stop() }()
 	cfg, err := parseArgs(os.Args[1:], os.Stdout)
 	if err == nil {
