@@ -1,12 +1,12 @@
 package nnue
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +14,7 @@ import (
 )
 
 // The architecture and quantization this package implements (format
-// version 3; versions 1 and 2 are read too).
+// version 4; versions 1 to 3 are read too).
 const (
 	Inputs = 768 // features per perspective: 2 colours × 6 piece types × 64 squares
 
@@ -46,11 +46,13 @@ const (
 	QB    = 64  // scale of the output weights
 	Scale = 400 // output-to-centipawn factor
 
-	// Version is the file format version this package writes; it reads
-	// it, version 2 (whose payload has no pawn table: the engine gives it
+	// Version is the file format version this package writes, whose
+	// hash covers the whole file but the hash itself; it reads it,
+	// version 3 (the same file, its hash the payload's alone), version 2
+	// (whose payload has no pawn table either: the engine gives it
 	// legacyPawnScale) and version 1 (whose header has no feature set
 	// either).
-	Version = 3
+	Version = 4
 
 	// MaxW1 bounds |W1| and |B1|, MaxW2 bounds |W2| (the trainer clips
 	// the float weights to ±1.98): within them no accumulator overflows
@@ -66,6 +68,7 @@ const Magic = "CFNN"
 const (
 	headerSize   = 76 // magic, version, architecture, feature set, quantization, hash, provenance length
 	headerSizeV1 = 72 // version 1: no feature set
+	hashAt       = 40 // the hash's offset from version 2 on
 	// maxProvenance bounds the provenance, so that a corrupt length is
 	// reported instead of allocating gigabytes.
 	maxProvenance = 1 << 20
@@ -191,10 +194,13 @@ func (n *Network) Architecture() string {
 func (n *Network) Bucket(pieces int) int { return int(n.bucketOf[min(uint(pieces), 64)]) }
 
 // ID returns the network's id: the first 16 hex digits of the SHA-256 of
-// its payload (the weights as stored in the file).
+// its payload (the weights and the pawn table as stored in the file), in
+// every version; a version 4 file's stored hash covers the rest of the
+// file too, and is not the id.
 func (n *Network) ID() string { return hex.EncodeToString(n.hash[:8]) }
 
-// Hash returns the SHA-256 of the network's payload.
+// Hash returns the SHA-256 of the network's payload, whose first 8 bytes
+// are its ID.
 func (n *Network) Hash() [sha256.Size]byte { return n.hash }
 
 // FormatError is the error of a network file that cannot be used: Name names
@@ -287,8 +293,9 @@ func Parse(data []byte, name string) (*Network, error) {
 		return nil, formatErr(name, "other quantization: QA %d, QB %d, SCALE %d; this engine uses %d, %d, %d",
 			quant[0], quant[1], quant[2], QA, QB, Scale)
 	}
+	hashOff := at + 12
 	var want [sha256.Size]byte
-	copy(want[:], data[at+12:at+44])
+	copy(want[:], data[hashOff:hashOff+sha256.Size])
 	provLen := u32(at + 44)
 	if provLen > maxProvenance {
 		return nil, formatErr(name, "provenance length %d exceeds %d bytes", provLen, maxProvenance)
@@ -300,14 +307,22 @@ func Parse(data []byte, name string) (*Network, error) {
 	if len(data) > total {
 		return nil, formatErr(name, "%d trailing bytes after the payload (expected %d bytes, got %d)", len(data)-total, total, len(data))
 	}
-	payload := data[size+int(provLen):]
-	if got := sha256.Sum256(payload); got != want {
-		return nil, formatErr(name, "hash mismatch: header says %x, payload hashes to %x", want[:8], got[:8])
+	provenance, payload := data[size:size+int(provLen)], data[size+int(provLen):]
+	weights := sha256.Sum256(payload)
+	if version >= 4 {
+		if fileHash(data) != want {
+			return nil, formatErr(name, "hash does not match its contents (damaged file)")
+		}
+		if !isObject(provenance) {
+			return nil, formatErr(name, "provenance is not a JSON object")
+		}
+	} else if weights != want {
+		return nil, formatErr(name, "hash does not match its payload (damaged file)")
 	}
 	n := New(hidden, outputs)
 	n.mirrored = features == FeaturesMirrored
-	n.hash = want
-	n.Provenance = bytes.Clone(data[size : size+int(provLen)])
+	n.hash = weights
+	n.Provenance = bytes.Clone(provenance)
 	off := 0
 	i16 := func() int16 {
 		v := int16(binary.LittleEndian.Uint16(payload[off:]))
@@ -343,6 +358,23 @@ func Parse(data []byte, name string) (*Network, error) {
 		}
 	}
 	return n, nil
+}
+
+// fileHash returns the hash a version 4 file stores: the SHA-256 of all of
+// data but the hash field.
+func fileHash(data []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(data[:hashAt])
+	h.Write(data[hashAt+sha256.Size:])
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// isObject reports whether b is a JSON object, as a provenance must be.
+func isObject(b []byte) bool {
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(b, &obj) == nil && obj != nil
 }
 
 // checkShape reports a network whose weights are not as long as its width
@@ -413,10 +445,10 @@ func (n *Network) payload() []byte {
 // after setting the weights of a Network built in memory, before using ID.
 func (n *Network) Seal() { n.hash = sha256.Sum256(n.payload()) }
 
-// Write writes the network in the file format, with its Provenance, to w,
-// and sets its hash to the payload's. Weights beyond MaxW1 or MaxW2, or a
-// pawn table SetPawnScale would refuse, are an error: no engine would read
-// the file.
+// Write writes the network in the file format (Version), with its
+// Provenance, to w, and sets its hash to the payload's. Weights beyond MaxW1
+// or MaxW2, a pawn table SetPawnScale would refuse, or a Provenance that is
+// not a JSON object are an error: no reader would take the file.
 func (n *Network) Write(w io.Writer) error {
 	if !ValidOutputs(n.outputs) {
 		return fmt.Errorf("nnue: %d output buckets, want 1, 2, 4 or 8 (SetOutputs)", n.outputs)
@@ -430,20 +462,29 @@ func (n *Network) Write(w io.Writer) error {
 	if err := checkPawnScale(n.pawnScale); err != nil {
 		return fmt.Errorf("nnue: %w", err)
 	}
+	if !isObject(n.Provenance) {
+		return fmt.Errorf("nnue: provenance %.40q is not a JSON object", n.Provenance)
+	}
+	if len(n.Provenance) > maxProvenance {
+		return fmt.Errorf("nnue: provenance of %d bytes exceeds %d", len(n.Provenance), maxProvenance)
+	}
 	payload := n.payload()
 	n.hash = sha256.Sum256(payload)
-	bw := bufio.NewWriter(w)
-	bw.WriteString(Magic)
 	features := uint32(FeaturesPlain)
 	if n.mirrored {
 		features = FeaturesMirrored
 	}
+	data := make([]byte, 0, headerSize+len(n.Provenance)+len(payload))
+	data = append(data, Magic...)
 	for _, v := range []uint32{Version, Inputs, uint32(n.hidden), uint32(n.outputs), ActivationSCReLU, features, QA, QB, Scale} {
-		binary.Write(bw, binary.LittleEndian, v)
+		data = binary.LittleEndian.AppendUint32(data, v)
 	}
-	bw.Write(n.hash[:])
-	binary.Write(bw, binary.LittleEndian, uint32(len(n.Provenance)))
-	bw.Write(n.Provenance)
-	bw.Write(payload)
-	return bw.Flush()
+	data = append(data, make([]byte, sha256.Size)...) // the hash, once the rest is there
+	data = binary.LittleEndian.AppendUint32(data, uint32(len(n.Provenance)))
+	data = append(data, n.Provenance...)
+	data = append(data, payload...)
+	sum := fileHash(data)
+	copy(data[hashAt:], sum[:])
+	_, err := w.Write(data)
+	return err
 }

@@ -2,10 +2,13 @@ package nnue
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -642,7 +645,7 @@ func TestBadFiles(t *testing.T) {
 	}{
 		{"empty", nil, "magic"},
 		{"magic", edit(func(b []byte) []byte { copy(b, "NNUE"); return b }), "not a chessforge network"},
-		{"version", put(4, 4), "unsupported format version 4"},
+		{"version", put(4, 5), "unsupported format version 5"},
 		{"version 0", put(4, 0), "unsupported format version 0"},
 		{"hidden", put(12, 24), "other architecture: inputs 768, hidden 24, outputs 1"},
 		{"hidden 0", put(12, 0), "other architecture: inputs 768, hidden 0"},
@@ -656,7 +659,7 @@ func TestBadFiles(t *testing.T) {
 		{"header", good[:40], "truncated header"},
 		{"truncated", good[:len(good)-1], "truncated: expected"},
 		{"trailing", append(bytes.Clone(good), 0), "trailing bytes"},
-		{"hash", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), "hash mismatch"},
+		{"hash", edit(func(b []byte) []byte { b[len(b)-1] ^= 1; return b }), "hash does not match its contents (damaged file)"},
 		{"provenance", put(72, 1<<30), "provenance length"},
 	}
 	for _, c := range cases {
@@ -678,8 +681,7 @@ func TestBadFiles(t *testing.T) {
 	data := bytes.Clone(good)
 	payload := data[headerSize+provLen:]
 	binary.LittleEndian.PutUint16(payload[(Inputs*DefaultHidden+DefaultHidden+3)*2:], uint16(MaxW2+1))
-	sum := sha256Sum(payload)
-	copy(data[40:], sum[:])
+	rehash(data)
 	if _, err := Parse(data, "range.nnue"); err == nil || !strings.Contains(err.Error(), "range.nnue: weight out of range: W2[0][3]") {
 		t.Errorf("out-of-range weight: %v", err)
 	}
@@ -709,6 +711,123 @@ func TestDefaultNetworkLoads(t *testing.T) {
 	}
 	if !strings.Contains(string(n.Provenance), "command") {
 		t.Errorf("default network's provenance %q names no command", n.Provenance)
+	}
+	// A version 4 file whose id is the one records name it by: the hash of
+	// its payload, not the file's.
+	if v := version(defaultNet); v != Version || n.ID() != "1e3bf8638d5e0a3e" {
+		t.Errorf("default network: version %d, id %s; want %d, 1e3bf8638d5e0a3e", v, n.ID(), Version)
+	}
+}
+
+// TestHashCoversTheFile: a version 4 file's hash is that of every byte
+// but its own, so a flip in the provenance or the header is refused as a
+// damaged file, naming it; the id stays the payload's hash.
+func TestHashCoversTheFile(t *testing.T) {
+	n := Random(8, DefaultHidden, 8)
+	good := encode(t, n)
+	provLen := int(binary.LittleEndian.Uint32(good[72:]))
+	payload := good[headerSize+provLen:]
+	if v := version(good); v != 4 {
+		t.Fatalf("Write writes version %d, want 4", v)
+	}
+	whole := sha256.New()
+	whole.Write(good[:40])
+	whole.Write(good[72:])
+	if !bytes.Equal(good[40:72], whole.Sum(nil)) {
+		t.Errorf("stored hash %x, want the SHA-256 of the file without it, %x", good[40:48], whole.Sum(nil)[:8])
+	}
+	weights := sha256Sum(payload)
+	if n.Hash() != weights || n.ID() != hex.EncodeToString(weights[:8]) {
+		t.Errorf("written: id %s, want the payload's hash %x", n.ID(), weights[:8])
+	}
+	m, err := Parse(good, "good.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID() != n.ID() || m.Hash() != weights {
+		t.Errorf("read back: id %s, want the payload's hash %x", m.ID(), weights[:8])
+	}
+	damaged := "hash does not match its contents (damaged file)"
+	for _, c := range []struct {
+		what string
+		at   int
+		bit  byte
+		want string // what refuses it
+	}{
+		{"a provenance byte", headerSize + provLen/2, 0x01, damaged},
+		{"the provenance's first byte", headerSize, 0x20, damaged},
+		{"the provenance's last byte", headerSize + provLen - 1, 0x40, damaged},
+		{"the feature set", 24, 0x01, damaged}, // plain to mirrored: a valid field
+		{"the hash", 45, 0x80, damaged},
+		{"a weight", len(good) - 100, 0x01, damaged},
+		{"the quantization", 28, 0x01, "other quantization"},
+		{"the outputs", 16, 0x02, "other architecture: inputs 768, hidden 256, outputs 10"},
+		{"the outputs' bits", 16, 0x0c, "4112 trailing bytes"}, // 8 to 4 buckets: 4 · (4H + 4) bytes fewer
+		{"the provenance length", 72, 0x01, "truncated: expected"},
+	} {
+		data := bytes.Clone(good)
+		data[c.at] ^= c.bit
+		name := "flipped " + c.what + ".nnue"
+		_, err := Parse(data, name)
+		if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "nnue: "+name+": "+c.want) {
+			t.Errorf("%s flipped: %v, want %q naming the file", c.what, err, c.want)
+		}
+	}
+}
+
+// TestVersion3FilesReadAsBefore: in a version 3 file the hash is the
+// payload's alone; it still loads, with the same id, a flip in its
+// provenance unnoticed as before, and written again it is a version 4
+// file with the same id.
+func TestVersion3FilesReadAsBefore(t *testing.T) {
+	data, err := os.ReadFile("testdata/narrow.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := version(data); v != 3 {
+		t.Fatalf("testdata/narrow.nnue: version %d, want 3", v)
+	}
+	n, err := Parse(data, "narrow.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.ID() != "25f82e16ad4bdbdd" || n.ID() != hex.EncodeToString(data[40:48]) {
+		t.Errorf("narrow.nnue: id %s, want 25f82e16ad4bdbdd, its stored hash", n.ID())
+	}
+	flipped := bytes.Clone(data)
+	flipped[headerSize+3] ^= 0x01
+	if m, err := Parse(flipped, "flipped.nnue"); err != nil || m.ID() != n.ID() {
+		t.Errorf("version 3 with a provenance byte flipped: %v, want it read as before", err)
+	}
+	flipped = bytes.Clone(data)
+	flipped[len(flipped)-3] ^= 0x01
+	if _, err := Parse(flipped, "flipped.nnue"); err == nil || !strings.Contains(err.Error(), "flipped.nnue: hash does not match its payload (damaged file)") {
+		t.Errorf("version 3 with a weight flipped: %v", err)
+	}
+	v4 := encode(t, n)
+	if m, err := Parse(v4, "v4.nnue"); err != nil || version(v4) != 4 || m.ID() != n.ID() {
+		t.Errorf("narrow.nnue written again: version %d, %v, want version 4 with id %s", version(v4), err, n.ID())
+	}
+}
+
+// TestProvenanceIsAJSONObject: a version 4 file's provenance is a JSON
+// object, as every reader decodes it: Write refuses another, Parse too
+// (with a hash that matches it).
+func TestProvenanceIsAJSONObject(t *testing.T) {
+	for _, prov := range []string{"", "not json", "[1, 2]", `{"a": 1`} {
+		n := Random(9, HiddenStep, 1)
+		n.Provenance = []byte(prov)
+		if err := n.Write(new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "provenance") {
+			t.Errorf("writing provenance %q: %v, want an error naming the provenance", prov, err)
+		}
+		n.Provenance = []byte(`{"x": 1}`)
+		data := encode(t, n)
+		data = append(data[:headerSize:headerSize], append([]byte(prov), data[headerSize+len(n.Provenance):]...)...)
+		binary.LittleEndian.PutUint32(data[72:], uint32(len(prov)))
+		rehash(data)
+		if _, err := Parse(data, "prov.nnue"); err == nil || !strings.Contains(err.Error(), "prov.nnue: provenance is not a JSON object") {
+			t.Errorf("reading provenance %q: %v", prov, err)
+		}
 	}
 }
 

@@ -111,8 +111,7 @@ func TestBadPawnTables(t *testing.T) {
 		for i, s := range c.table {
 			binary.LittleEndian.PutUint16(payload[len(payload)-2*PawnGroups+2*i:], uint16(s))
 		}
-		sum := sha256Sum(payload)
-		copy(bad[40:], sum[:])
+		rehash(bad)
 		_, err := Parse(bad, "table.nnue")
 		if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "table.nnue: pawn table") ||
 			!strings.Contains(err.Error(), c.want) {

@@ -1,5 +1,5 @@
 // Command gennet writes an untrained network with seeded random weights in
-// the engine's network format, for tests that need a network of known,
+// the engine's network format (its version, nnue.Version), for tests that need a network of known,
 // reproducible weights (the embedded engine/nnue/default.nnue is a trained
 // one; -o is required so that it is never overwritten by accident).
 //
@@ -11,12 +11,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 
 	"chessforge/engine/nnue"
+	"chessforge/internal/atomicfile"
 )
 
 func main() {
@@ -56,14 +58,11 @@ func main() {
 	fmt.Printf("gennet: wrote %s, network %s\n", *out, n.ID())
 }
 
+// write writes n to path whole (nnue.Version) or not at all.
 func write(path string, n *nnue.Network) error {
-	f, err := os.Create(path)
-	if err != nil {
+	var b bytes.Buffer
+	if err := n.Write(&b); err != nil {
 		return err
 	}
-	if err := n.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }
