@@ -6,6 +6,11 @@ The contract is engine/nnue's: QA = 255, QB = 64, SCALE = 400. The
 quantized forward pass (:func:`quantized_eval`) is the engine's integer
 arithmetic, truncating divisions included.
 
+The file (docs/nnue.md) is written in format version 4, whose hash covers
+every byte but its own, the provenance included; versions 1 to 3, whose
+hash covers the payload alone, are read too. In every version a network's
+id is the first 16 hex digits of its payload's SHA-256.
+
 Each network file (from format version 3) carries its pawn table: the
 engine scales the network's score by the entry for the pawns of the side it
 favours (0, 1, 2, 3, 4 or more; of 128). :func:`export` writes the table it
@@ -32,9 +37,10 @@ ACTIVATION_SCRELU = 1
 QA = 255
 QB = 64
 MAGIC = b"CFNN"
-VERSION = 3  # the version written; versions 2 (no pawn table) and 1 (no feature-set field either) are read too
+VERSION = 4  # the version written; 3 (its hash the payload's alone), 2 (no pawn table either) and 1 (no feature-set field either) are read too
 HEADER = struct.Struct("<4s9I32sI")  # magic, version, 4 arch, feature set, 3 quant, hash, provenance length
 HEADER_V1 = struct.Struct("<4s8I32sI")  # version 1: no feature set (always FEATURES_PLAIN)
+HASH_AT = 40  # the hash's offset from version 2 on; from version 4 it is the SHA-256 of the file but these 32 bytes
 FEATURES_PLAIN = 0  # the 768 features as they are
 FEATURES_MIRRORED = 1  # each perspective's squares file-mirrored while its own king is on files e-h
 
@@ -123,31 +129,41 @@ def quantized_eval(q, us, them):
 
 # The file format.
 
+def file_hash(data):
+    """The hash a version 4 file stores: the SHA-256 of all of data but the
+    hash field."""
+    return hashlib.sha256(data[:HASH_AT] + data[HASH_AT + 32:]).digest()
+
+
 def write_net(path, q, provenance, mirror=False, pawn_scale=LEGACY_PAWN_SCALE):
-    """Write the network file: header, provenance JSON, payload (the
-    weights and the pawn table); ``mirror``: the king-mirrored feature set.
-    Returns its id."""
+    """Write the network file, version 4: header, provenance JSON, payload
+    (the weights and the pawn table), the header's hash covering them all;
+    ``mirror``: the king-mirrored feature set. Returns its id, the
+    payload's hash."""
     buckets, hidden = len(q["b2"]), q["w1"].shape[1]
     payload = (q["w1"].astype("<i2").tobytes() + q["b1"].astype("<i2").tobytes()
                + q["w2"].astype("<i2").tobytes() + q["b2"].astype("<i4").tobytes()
                + np.array(check_pawn_scale(pawn_scale), dtype="<u2").tobytes())
     assert len(payload) == payload_bytes(buckets, hidden)
     prov = json.dumps(provenance, sort_keys=True).encode()
-    digest = hashlib.sha256(payload).digest()
     header = HEADER.pack(MAGIC, VERSION, INPUTS, hidden, buckets, ACTIVATION_SCRELU,
-                         FEATURES_MIRRORED if mirror else FEATURES_PLAIN, QA, QB, SCALE, digest, len(prov))
+                         FEATURES_MIRRORED if mirror else FEATURES_PLAIN, QA, QB, SCALE, bytes(32), len(prov))
+    data = bytearray(header + prov + payload)
+    data[HASH_AT:HASH_AT + 32] = file_hash(data)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        f.write(header + prov + payload)
+        f.write(data)
     os.replace(tmp, path)
-    return digest.hex()[:16]
+    return hashlib.sha256(payload).hexdigest()[:16]
 
 
 def read_net(path):
-    """Read and check a network file (version 1, 2 or 3): (quantized
-    weights with ``q["mirror"]`` the feature set and ``q["pawn_scale"]``
-    the pawn table, provenance dict, id). Errors name the file and the
-    problem."""
+    """Read and check a network file (version 1 to 4): (quantized weights
+    with ``q["mirror"]`` the feature set and ``q["pawn_scale"]`` the pawn
+    table, provenance dict, id: the payload's hash). Errors (ValueError)
+    name the file and the problem: a damaged file is one whose hash does
+    not match what it covers, or, in a version before 4, whose provenance
+    is not a JSON object."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
@@ -174,10 +190,19 @@ def read_net(path):
         raise ValueError(f"{path}: truncated (expected {want} bytes, got {len(data)})")
     if len(data) > want:
         raise ValueError(f"{path}: trailing bytes (expected {want} bytes, got {len(data)})")
-    prov = json.loads(data[header.size:header.size + plen].decode())
     payload = data[header.size + plen:]
-    if hashlib.sha256(payload).digest() != digest:
-        raise ValueError(f"{path}: hash mismatch (the payload is not the one the header names)")
+    net_id = hashlib.sha256(payload).hexdigest()[:16]
+    if version >= 4:
+        if file_hash(data) != digest:
+            raise ValueError(f"{path}: hash does not match its contents (damaged file)")
+    elif hashlib.sha256(payload).digest() != digest:
+        raise ValueError(f"{path}: hash does not match its payload (damaged file)")
+    try:
+        prov = json.loads(data[header.size:header.size + plen].decode())
+    except ValueError as err:  # UnicodeDecodeError and json.JSONDecodeError alike
+        raise ValueError(f"{path}: provenance is not valid JSON ({err})") from None
+    if not isinstance(prov, dict):
+        raise ValueError(f"{path}: provenance is not a JSON object (a {type(prov).__name__})")
     o = 0
     q = {}
     for k, n in (("w1", INPUTS * hidden), ("b1", hidden), ("w2", n_out * 2 * hidden)):
@@ -194,7 +219,7 @@ def read_net(path):
             q["pawn_scale"] = check_pawn_scale(np.frombuffer(payload, dtype="<u2", count=PAWN_GROUPS, offset=o))
         except ValueError as err:
             raise ValueError(f"{path}: {err}") from None
-    return q, prov, digest.hex()[:16]
+    return q, prov, net_id
 
 
 def dequantize(q):
@@ -229,10 +254,10 @@ def export(checkpoint, out, pawn_scale=None):
 
 
 def set_pawn_scale(path, table, command):
-    """Rewrite the network file at path (atomically) with this pawn table,
-    its weights kept and its provenance given the table and the command
-    that fitted or set it (``pawn_scale``, ``pawn_scale_command``); returns the
-    new id."""
+    """Rewrite the network file at path (atomically, in version 4 whatever
+    its version was) with this pawn table, its weights kept and its
+    provenance given the table and the command that fitted or set it
+    (``pawn_scale``, ``pawn_scale_command``); returns the new id."""
     q, prov, _ = read_net(path)
     prov = dict(prov, pawn_scale=list(check_pawn_scale(table)), pawn_scale_command=command)
     return write_net(path, q, prov, q["mirror"], table)

@@ -16,7 +16,7 @@ scale such a network's raw scores need. A search score already carries
 the table the engine played with, so a network trained on such scores has
 part of the scale in it, and its table is to be fitted to its own scores.
 
-Each network file carries its own table (format version 3), fitted so:
+Each network file carries its own table (from format version 3), fitted so:
 :func:`table` turns a fit into one, and ``chessforge-nnue pawnscale DATA...
 --network FILE --write`` writes it into the file. The entry for four or
 more pawns is the table's level, the network's overall scale into the

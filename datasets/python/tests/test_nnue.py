@@ -249,11 +249,13 @@ class Training(unittest.TestCase):
         with open(net, "rb") as f:
             data = f.read()
         self.assertEqual(data[:4], b"CFNN")
-        self.assertEqual(struct.unpack_from("<9I", data, 4), (3, 768, 256, 1, 1, 0, 255, 64, 400))
+        self.assertEqual(struct.unpack_from("<9I", data, 4), (4, 768, 256, 1, 1, 0, 255, 64, 400))
         n = struct.unpack_from("<I", data, 72)[0]
         self.assertEqual(len(data), 76 + n + nnue.payload_bytes(1))
-        self.assertEqual(hashlib.sha256(data[76 + n:]).digest(), data[40:72])
-        self.assertEqual(netid, data[40:48].hex())
+        # Version 4: the hash covers the file but itself; the id is the
+        # payload's hash.
+        self.assertEqual(hashlib.sha256(data[:40] + data[72:]).digest(), data[40:72])
+        self.assertEqual(netid, hashlib.sha256(data[76 + n:]).hexdigest()[:16])
         self.assertFalse(q["mirror"])
         self.assertEqual(prov["architecture"], "768x2-256-1-screlu")
         for k in ("command", "seed", "positions", "epochs", "losses", "dataset", "created"):
@@ -275,15 +277,15 @@ class Training(unittest.TestCase):
         def rehashed(table):
             """The file with another pawn table and the hash that matches it."""
             body = data[:-10] + struct.pack("<5H", *table)
-            return body[:40] + hashlib.sha256(body[76 + n:]).digest() + body[72:]
+            return body[:40] + hashlib.sha256(body[:40] + body[72:]).digest() + body[72:]
 
-        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version 4": data[:4] + b"\x04" + data[5:],
+        bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version 5": data[:4] + b"\x05" + data[5:],
                "unsupported version 0": data[:4] + b"\x00" + data[5:],
                "pawn table [58, 58, 91, 120, 129]: entry 4 is 129, want 1 to 128": rehashed((58, 58, 91, 120, 129)),
                "entry 2 (57) is below entry 1 (58)": rehashed((58, 58, 57, 120, 128)),
                "entry 0 is 0": rehashed((0, 58, 91, 120, 128)),
                "other architecture": data[:12] + b"\x81" + data[13:], "truncated": data[:-1],
-               "trailing bytes": data + b"\0", "feature set 2": data[:24] + b"\x02" + data[25:], "hash mismatch": data[:-1] + bytes([data[-1] ^ 1]),
+               "trailing bytes": data + b"\0", "feature set 2": data[:24] + b"\x02" + data[25:], "hash does not match its contents (damaged file)": data[:-1] + bytes([data[-1] ^ 1]),
                "truncated (expected at least": data[:40]}
         for why, content in bad.items():
             p = os.path.join(self.tmp, "bad.nnue")
@@ -549,6 +551,19 @@ class Training(unittest.TestCase):
         r = subprocess.run([engine], input=f"setoption name EvalFile value {table}\nisready\nquit\n",
                            capture_output=True, text=True, timeout=60)
         self.assertIn(f"NNUE evaluation using {table}, network {net_id}, pawn table 40 60 80 100 128\n", r.stdout)
+        # A version 4 file, whose provenance the hash covers: a flip there
+        # and the engine refuses the file, naming it.
+        with open(table, "rb") as f:
+            data = bytearray(f.read())
+        self.assertEqual(struct.unpack_from("<I", data, 4)[0], 4)
+        data[80] ^= 1
+        damaged = os.path.join(self.tmp, "damaged.nnue")
+        with open(damaged, "wb") as f:
+            f.write(data)
+        r = subprocess.run([engine], input=f"setoption name EvalFile value {damaged}\nisready\nquit\n",
+                           capture_output=True, text=True, timeout=60)
+        self.assertIn(f"info string nnue: {damaged}: hash does not match its contents (damaged file); "
+                      "the hand-crafted evaluation stays in use\n", r.stdout)
         # A table the engine would refuse is an error naming the entry.
         for value, why in (("40,60,80,100", "4 entries, want 5"), ("40,60,x,100,128", "5 comma-separated integers"),
                            ("40,60,80,100,200", "entry 4 is 200, want 1 to 128")):
@@ -567,6 +582,125 @@ class Training(unittest.TestCase):
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
         self.assertIn("missing.pt", r.stderr)
+
+
+class NetworkFile(unittest.TestCase):
+    """Version 4 files, whose hash covers the whole file, and the older
+    ones, whose hash covers the payload: every reader of a damaged file
+    names it."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.v3 = os.path.join(TESTDATA, "narrow.nnue")  # version 3, 32 wide
+        self.q, self.prov, self.id = nnue.read_net(self.v3)
+
+    def write(self, name, data):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def table(self, *argv):
+        """chessforge-nnue table ARGV...: (exit status, stdout, stderr)."""
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = nnue.main(["table", *argv])
+        return rc, out.getvalue(), err.getvalue()
+
+    def test_the_writer_writes_version_4_and_the_id_is_the_payload_s_hash(self):
+        path = os.path.join(self.tmp, "v4.nnue")
+        net_id = nnue.write_net(path, self.q, self.prov, self.q["mirror"], self.q["pawn_scale"])
+        with open(path, "rb") as f:
+            data = f.read()
+        n = struct.unpack_from("<I", data, 72)[0]
+        self.assertEqual(struct.unpack_from("<I", data, 4)[0], 4)
+        self.assertEqual(data[40:72], hashlib.sha256(data[:40] + data[72:]).digest())
+        # The same weights and table as the version 3 file: the same id.
+        self.assertEqual(net_id, self.id)
+        self.assertEqual(net_id, hashlib.sha256(data[76 + n:]).hexdigest()[:16])
+        q, prov, read_id = nnue.read_net(path)
+        self.assertEqual((prov, read_id), (self.prov, self.id))
+        for k in ("w1", "b1", "w2", "b2"):
+            np.testing.assert_array_equal(q[k], self.q[k])
+        # The embedded network, which the Go writer wrote as version 4,
+        # keeps the id records name it by.
+        default = os.path.join(fixture.ROOT, "engine", "nnue", "default.nnue")
+        with open(default, "rb") as f:
+            self.assertEqual(struct.unpack_from("<I", f.read(8), 4)[0], 4)
+        self.assertEqual(nnue.read_net(default)[2], "1e3bf8638d5e0a3e")
+
+    def test_a_flip_anywhere_in_a_version_4_file_names_the_damaged_file(self):
+        path = os.path.join(self.tmp, "v4.nnue")
+        nnue.write_net(path, self.q, self.prov, self.q["mirror"], self.q["pawn_scale"])
+        with open(path, "rb") as f:
+            good = f.read()
+        n = struct.unpack_from("<I", good, 72)[0]
+        damaged = "hash does not match its contents (damaged file)"
+        for what, at, bit, why in (("provenance", 76 + n // 2, 0x01, damaged),
+                                   ("provenance's first byte", 76, 0x20, damaged),  # { to [: no longer an object
+                                   ("provenance's last byte", 75 + n, 0x80, damaged),  # not UTF-8
+                                   ("feature set", 24, 0x01, damaged),  # mirrored to plain: a valid field
+                                   ("hash", 50, 0x04, damaged),
+                                   ("weight", len(good) - 50, 0x01, damaged),
+                                   ("quantization", 28, 0x01, "other architecture")):
+            data = bytearray(good)
+            data[at] ^= bit
+            bad = self.write(f"flipped {what}.nnue", data)
+            with self.assertRaises(ValueError) as cm:
+                nnue.read_net(bad)
+            self.assertIn(f"{bad}: {why}", str(cm.exception), what)
+            # chessforge-nnue table: one line naming the file, exit status
+            # 1; with --set nothing is written.
+            rc, out, err = self.table(bad)
+            self.assertEqual((rc, out), (1, ""), what)
+            self.assertEqual(err.splitlines(), [f"chessforge-nnue: {str(cm.exception)}"], what)
+            rc, out, err = self.table(bad, "--set", "40,50,60,70,80")
+            self.assertEqual((rc, out), (1, ""), what)
+            self.assertIn(f"chessforge-nnue: {bad}: {why}", err)
+            with open(bad, "rb") as f:
+                self.assertEqual(f.read(), data)
+
+    def test_version_3_files_read_as_before_with_their_provenance_checked(self):
+        with open(self.v3, "rb") as f:
+            good = f.read()
+        self.assertEqual(struct.unpack_from("<I", good, 4)[0], 3)
+        self.assertEqual(self.id, "25f82e16ad4bdbdd")
+        self.assertEqual(self.id, good[40:48].hex())  # the payload's hash, stored
+        n = struct.unpack_from("<I", good, 72)[0]
+        # The hash does not cover the provenance: a flip that keeps it JSON
+        # goes unnoticed, as before; one that does not is an error naming
+        # the file and the provenance.
+        i = good.index(b'"seed": 1', 76) + len('"seed": ')
+        kept = self.write("kept.nnue", good[:i] + b"3" + good[i + 1:])
+        self.assertEqual(nnue.read_net(kept)[1]["seed"], 3)
+        self.assertEqual(nnue.read_net(kept)[2], self.id)
+        colon = good.index(b'":', 76) + 1
+        for name, at, new, why in (("brace", 76, b"[", "provenance is not valid JSON (Expecting"),
+                                   ("json", colon, b";", "provenance is not valid JSON (Expecting ':' delimiter"),
+                                   ("utf8", 75 + n, b"\xfd", "provenance is not valid JSON ('utf-8' codec"),
+                                   ("string", 76, b'"' + b"x" * (n - 2) + b'"', "provenance is not a JSON object")):
+            data = bytearray(good)
+            data[at:at + len(new)] = new
+            bad = self.write(f"{name}.nnue", data)
+            with self.assertRaises(ValueError) as cm:
+                nnue.read_net(bad)
+            self.assertIn(f"{bad}: {why}", str(cm.exception), name)
+            rc, out, err = self.table(bad)
+            self.assertEqual((rc, out), (1, ""), name)
+            self.assertEqual(err.splitlines(), [f"chessforge-nnue: {str(cm.exception)}"], name)
+        data = bytearray(good)
+        data[-20] ^= 1
+        bad = self.write("weight.nnue", data)
+        with self.assertRaises(ValueError) as cm:
+            nnue.read_net(bad)
+        self.assertIn(f"{bad}: hash does not match its payload (damaged file)", str(cm.exception))
+        # table --set rewrites a version 3 file as version 4, its weights kept.
+        net = self.write("net.nnue", good)
+        rc, out, _ = self.table(net, "--set", "58,58,91,120,128")  # the table it has: the same id
+        self.assertEqual(rc, 0)
+        self.assertEqual(out.splitlines()[-1], f"network {self.id}: pawn table 58 58 91 120 128")
+        with open(net, "rb") as f:
+            self.assertEqual(struct.unpack_from("<I", f.read(8), 4)[0], 4)
 
 
 # The committed test networks and their vectors: one output, and eight
