@@ -282,7 +282,7 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	}
 	defer r.Close()
 	if err := CheckNPYDir(dir); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("export: %w", err)
 	}
 	undo, err := configs.MakeDirs(filepath.Dir(dir))
 	if err != nil {
@@ -328,7 +328,8 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 // or it is a directory holding nothing but an earlier export's files
 // (manifest.json, the part-*.npy arrays, and the *.tmp files of one cut
 // short), which the export replaces whole. The error names a file that is
-// not an export's, which the export would delete.
+// not an export's, which the export would delete, first the directory:
+// "npy holds npy/notes.txt, which is not part of a NumPy export: ...".
 func CheckNPYDir(dir string) error {
 	dir = resolveLink(dir)
 	st, err := os.Stat(dir)
@@ -336,20 +337,20 @@ func CheckNPYDir(dir string) error {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("export: %w", err)
+		return err
 	case !st.IsDir():
-		return fmt.Errorf("export: %s is not a directory", dir)
+		return fmt.Errorf("%s is not a directory", dir)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
 	for _, e := range entries {
 		name := e.Name()
 		ours := name == ManifestName || name == ManifestName+npy.TempSuffix ||
 			(strings.HasPrefix(name, "part-") && (strings.HasSuffix(name, ".npy") || strings.HasSuffix(name, ".npy"+npy.TempSuffix)))
 		if !ours || !e.Type().IsRegular() {
-			return fmt.Errorf("export: %s holds %s, which is not part of a NumPy export: replacing the directory would delete it (choose a new or empty directory)",
+			return fmt.Errorf("%s holds %s, which is not part of a NumPy export: replacing the directory would delete it (choose a new or empty directory)",
 				dir, filepath.Join(dir, name))
 		}
 	}
