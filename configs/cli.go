@@ -176,8 +176,12 @@ func message(name string, err error) string {
 // is not made for it, so that a mistyped path fails at once rather than
 // leaving a new directory tree behind. The error names the path first
 // ("out/x.parquet: directory out does not exist (create it first)"), for
-// the caller to prefix with the flag.
+// the caller to prefix with the flag. An existing directory is no file to
+// write: naming one is a *UsageError.
 func OutputFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return Usagef("%s is a directory: name a file", path)
+	}
 	if err := writableDir(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

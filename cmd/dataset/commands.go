@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"chessforge/encoder"
 	"chessforge/engine/board"
 	"chessforge/engine/dama"
+	"chessforge/internal/outlock"
 )
 
 // errMismatches is verify's failure: the report is printed, exit status 1.
@@ -204,7 +206,7 @@ type splitSettings struct {
 	Out  string  `json:"out" usage:"output directory (created): train.parquet and val.parquet"`
 }
 
-func runSplit(args []string, out, errw io.Writer) error {
+func runSplit(args []string, out, errw io.Writer) (err error) {
 	set := splitSettings{Val: 0.1}
 	path, err := onePathSettings(flag.NewFlagSet("split", flag.ContinueOnError), &set, args)
 	if err != nil {
@@ -216,13 +218,23 @@ func runSplit(args []string, out, errw io.Writer) error {
 	if set.Val < 0 || set.Val > 1 {
 		return usagef("-val %v is not in [0, 1]", set.Val)
 	}
-	if err := configs.OutputDir(set.Out); err != nil {
+	for _, name := range []string{reshard.TrainFile, reshard.ValidationFile} {
+		if err := configs.NotAnInput(filepath.Join(set.Out, name), path); err != nil {
+			return fmt.Errorf("-out %s: %w", set.Out, err)
+		}
+	}
+	if err := configs.NewOutputDir(set.Out); err != nil {
 		return fmt.Errorf("-out %w", err)
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
+	release, err := lockOutput(set.Out, set.Out)
+	if err != nil {
+		return err
+	}
+	defer func() { release(err) }()
 	b := newBar(errw, set.Quiet, total, "splitting")
 	start := time.Now()
 	rep, err := reshard.Split(path, set.Out, reshard.SplitOptions{Val: set.Val, Seed: set.Seed, Progress: b.Add})
@@ -244,7 +256,7 @@ type mergeSettings struct {
 	Dedup bool   `json:"dedup" usage:"drop the leading rows of each game whose positions came earlier (games stay whole)"`
 }
 
-func runMerge(args []string, out, errw io.Writer) error {
+func runMerge(args []string, out, errw io.Writer) (err error) {
 	var set mergeSettings
 	paths, err := parseSettings(flag.NewFlagSet("merge", flag.ContinueOnError), &set, args, somePaths)
 	if err != nil {
@@ -253,13 +265,18 @@ func runMerge(args []string, out, errw io.Writer) error {
 	if set.Out == "" {
 		return usagef("-out FILE is required")
 	}
-	if err := configs.OutputFile(set.Out); err != nil {
-		return fmt.Errorf("-out %w", err)
+	if err := checkOutputFile(set.Out, paths...); err != nil {
+		return err
 	}
 	total, err := totalRows(paths...)
 	if err != nil {
 		return err
 	}
+	release, err := lockOutput(set.Out, filepath.Dir(set.Out))
+	if err != nil {
+		return err
+	}
+	defer func() { release(err) }()
 	b := newBar(errw, set.Quiet, total, "merging")
 	start := time.Now()
 	rep, err := reshard.Merge(paths, set.Out, reshard.MergeOptions{Dedup: set.Dedup, Progress: b.Add})
@@ -284,11 +301,16 @@ type exportSettings struct {
 	datasets.Filter
 }
 
-func runExport(args []string, out, errw io.Writer) error {
+func runExport(args []string, out, errw io.Writer) (err error) {
 	set := exportSettings{ShardRows: export.DefaultShardRows}
 	path, err := onePathSettings(flag.NewFlagSet("export", flag.ContinueOnError), &set, args)
 	if err != nil {
 		return err
+	}
+	switch set.Format {
+	case "epd", "npy", "plain", "binpack":
+	default:
+		return usagef("-format %q: want epd, npy, plain or binpack", set.Format)
 	}
 	if set.Out == "" {
 		return usagef("-out is required")
@@ -302,17 +324,23 @@ func runExport(args []string, out, errw io.Writer) error {
 	if (set.Format == "plain" || set.Format == "binpack") && set.Filter.Active() {
 		return usagef("-format %s keeps whole games (nnue-pytorch and bullet filter when they load): drop the read-time filters (%s)", set.Format, set.Filter)
 	}
-	checkOut := configs.OutputFile
 	if set.Format == "npy" {
-		checkOut = configs.OutputDir
+		err = checkOutputDir(set.Out, path)
+	} else {
+		err = checkOutputFile(set.Out, path)
 	}
-	if err := checkOut(set.Out); err != nil {
-		return fmt.Errorf("-out %w", err)
+	if err != nil {
+		return err
 	}
 	total, err := totalRows(path)
 	if err != nil {
 		return err
 	}
+	release, err := lockOutput(set.Out, filepath.Dir(filepath.Clean(set.Out)))
+	if err != nil {
+		return err
+	}
+	defer func() { release(err) }()
 	b := newBar(errw, set.Quiet, total, "exporting")
 	start := time.Now()
 	var rows int64
@@ -341,9 +369,6 @@ func runExport(args []string, out, errw io.Writer) error {
 			}
 			detail += ")"
 		}
-	default:
-		b.Finish()
-		return usagef("-format %q: want epd, npy, plain or binpack", set.Format)
 	}
 	b.Finish()
 	if err != nil {
@@ -372,4 +397,67 @@ func boardText(l *encoder.Layout, fen string) (side, diagram string, err error) 
 		return "", "", err
 	}
 	return pos.SideToMove().String(), pos.String(), nil
+}
+
+// checkOutputFile checks, before any work starts, the output file out of
+// a command reading inputs: none of them (configs.NotAnInput), and a file
+// whose directory exists and takes new files.
+func checkOutputFile(out string, inputs ...string) error {
+	if err := configs.NotAnInput(out, inputs...); err != nil {
+		return fmt.Errorf("-out %w", err)
+	}
+	if err := configs.OutputFile(out); err != nil {
+		return fmt.Errorf("-out %w", err)
+	}
+	return nil
+}
+
+// checkOutputDir checks, before any work starts and without making it, the
+// output directory out of a NumPy export of inputs: it holds none of them,
+// nothing but an earlier export, and can be made or written.
+func checkOutputDir(out string, inputs ...string) error {
+	if err := configs.NotAnInputDir(out, inputs...); err != nil {
+		return fmt.Errorf("-out %w", err)
+	}
+	if err := export.CheckNPYDir(out); err != nil {
+		return configs.AsUsage(fmt.Errorf("-out %w", err))
+	}
+	if err := configs.NewOutputDir(out); err != nil {
+		return fmt.Errorf("-out %w", err)
+	}
+	return nil
+}
+
+// lockOutput takes the lock of the output out once the command's checks
+// are done, making first the directory dir that out's lock file and
+// temporaries need (out's own for a directory output, or the one above).
+// A live writer of out refuses it at once (an *outlock.HeldError naming
+// the process). The command calls release with its error when done: it
+// drops the lock and, when the command failed, removes the directories
+// made for it.
+func lockOutput(out, dir string) (release func(error), err error) {
+	undo, err := configs.MakeDirs(filepath.Dir(filepath.Clean(out)))
+	if err != nil {
+		return nil, fmt.Errorf("-out %w", err)
+	}
+	l, err := outlock.Acquire(out)
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	undoDir := func() {}
+	if dir != filepath.Dir(filepath.Clean(out)) {
+		if undoDir, err = configs.MakeDirs(dir); err != nil {
+			l.Release()
+			undo()
+			return nil, fmt.Errorf("-out %w", err)
+		}
+	}
+	return func(err error) {
+		l.Release()
+		if err != nil {
+			undoDir()
+			undo()
+		}
+	}, nil
 }

@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
-	"chessforge/configs"
 	"chessforge/datasets/stockfish"
 )
 
@@ -18,7 +18,7 @@ type importSettings struct {
 }
 
 // runImport turns a Stockfish .plain or .binpack file into a dataset.
-func runImport(args []string, out, errw io.Writer) error {
+func runImport(args []string, out, errw io.Writer) (err error) {
 	var set importSettings
 	src, err := onePathSettings(flag.NewFlagSet("import", flag.ContinueOnError), &set, args)
 	if err != nil {
@@ -36,9 +36,14 @@ func runImport(args []string, out, errw io.Writer) error {
 	} else if !ok {
 		return usagef("-format is required: %s ends in neither .plain nor .binpack", src)
 	}
-	if err := configs.OutputFile(dest); err != nil {
-		return fmt.Errorf("-out %w", err)
+	if err := checkOutputFile(dest, src); err != nil {
+		return err
 	}
+	release, err := lockOutput(dest, filepath.Dir(filepath.Clean(dest)))
+	if err != nil {
+		return err
+	}
+	defer func() { release(err) }()
 	b := newBar(errw, set.Quiet, -1, "importing") // the entries are not counted beforehand
 	start := time.Now()
 	rep, err := stockfish.Import(src, f, dest, b.Add)

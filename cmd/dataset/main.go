@@ -42,7 +42,13 @@
 //
 // Flags may come before or after the paths. Long work shows a progress bar
 // on standard error (-quiet hides it). Every file is written under a
-// temporary name and renamed when complete.
+// temporary name and renamed when complete (a NumPy export as a whole
+// directory, which replaces the earlier one only then), so a failed run
+// leaves the earlier output as it was. An output may not be an input
+// (configs.NotAnInput: by identity, links included; a file of an input
+// directory is an input), and while a command writes an output it holds
+// the lock OUT.lock beside it (package chessforge/internal/outlock): a
+// second writer is refused at once.
 package main
 
 import (

@@ -66,6 +66,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if s.Concurrency <= 0 {
 		return configs.Usagef("-concurrency %d: must be positive", s.Concurrency)
 	}
+	if err := configs.NotAnInput(s.State, s.Openings); err != nil {
+		return fmt.Errorf("-state %w", err)
+	}
+	if s.Record != "" {
+		if err := configs.NotAnInput(s.Record, s.State, s.Openings); err != nil {
+			return fmt.Errorf("-record %w", err)
+		}
+	}
 	if err := stage.CheckRecordFile(s.Record); err != nil {
 		return fmt.Errorf("-%w", err)
 	}

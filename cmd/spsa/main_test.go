@@ -111,3 +111,37 @@ func mustPlan(t *testing.T, args []string) spsa.Plan {
 	}
 	return s.Plan
 }
+
+// TestTheStateAndRecordAreNotInputs: a -state that is the -openings book,
+// or a -record that is the state or the book, is refused with exit status
+// 2 before anything is read or written.
+func TestTheStateAndRecordAreNotInputs(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "run.json")
+	book := filepath.Join(dir, "book.epd")
+	os.WriteFile(state, []byte(`{"not": "read"}`), 0o644)
+	os.WriteFile(book, []byte("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"), 0o644)
+	link := filepath.Join(dir, "link.json")
+	os.Symlink(state, link)
+	base := []string{"-engine", engineBin, "-params", "LMRBase", "-pairs", "2", "-tc", "nodes=300", "-quiet"}
+	for _, extra := range [][]string{
+		{"-state", state, "-resume", "-openings", link},
+		{"-state", state, "-resume", "-record", link},
+		{"-state", filepath.Join(dir, "new.json"), "-openings", book, "-record", book},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(append(append([]string{}, base...), extra...), &stdout, &stderr)
+		if code := configs.Exit(io.Discard, "spsa", err); code != 2 || !strings.Contains(fmt.Sprint(err), "choose another output") {
+			t.Errorf("%v: exit %d, error %v; want 2 and a refusal", extra, code, err)
+		}
+	}
+	if data, _ := os.ReadFile(state); string(data) != `{"not": "read"}` {
+		t.Errorf("the state file changed: %q", data)
+	}
+	if data, _ := os.ReadFile(book); !strings.HasPrefix(string(data), "rnbqkbnr/") || strings.Count(string(data), "\n") != 1 {
+		t.Errorf("the book changed: %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.json")); !os.IsNotExist(err) {
+		t.Error("a refused run wrote its state file")
+	}
+}

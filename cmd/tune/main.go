@@ -106,8 +106,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	// Settings are checked before anything is read: the filters, then the
-	// weights file's directory (written last, after all the work; the
-	// game's file when -out is empty, which needs the data's game).
+	// weights file (written last, after all the work, under a temporary
+	// name renamed when complete; the game's file when -out is empty, which
+	// needs the data's game): not the data, in a directory that exists.
 	if err := s.Filter.Validate(); err != nil {
 		return configs.AsUsage(err)
 	}
@@ -116,6 +117,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if _, err := s.ResolveGame(); err != nil {
 				return err
 			}
+		}
+		if err := configs.NotAnInput(s.Out, s.Data); err != nil {
+			return fmt.Errorf("-out %w", err)
 		}
 		if err := configs.OutputFile(s.Out); err != nil {
 			return fmt.Errorf("-out %w", err)

@@ -254,3 +254,56 @@ func TestGameDamaTunesTheDraughtsEvaluation(t *testing.T) {
 		t.Errorf("-game go: %v, exit status %d, want a usage error naming -game", err, exit(io.Discard, err))
 	}
 }
+
+// TestAnOutputThatIsTheDataIsRefused: -out naming the -data file, by any
+// spelling, exits with status 2 and leaves the data as it was, with
+// -allow-worse too.
+func TestAnOutputThatIsTheDataIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	data := firstLines(t, dir, 200)
+	before, _ := os.ReadFile(data)
+	link := filepath.Join(dir, "link.epd")
+	if err := os.Symlink(data, link); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.epd")
+	if err := os.Link(data, hard); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, out := range []string{data, "./x.epd", "sub/../x.epd", link, hard} {
+		os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+		var stdout, stderr bytes.Buffer
+		err := run([]string{"-data", data, "-out", out, "-report", "", "-params", "tempo", "-iters", "1", "-allow-worse", "-quiet"}, &stdout, &stderr)
+		if code := exit(io.Discard, err); code != 2 || !strings.HasPrefix(err.Error(), "-out "+out+" is the input ") || !strings.Contains(err.Error(), "choose another output") {
+			t.Errorf("-out %s: exit %d, error %v; want 2 and a refusal", out, code, err)
+		}
+		if after, _ := os.ReadFile(data); !bytes.Equal(after, before) {
+			t.Fatalf("-out %s: the data changed", out)
+		}
+	}
+}
+
+// TestAFailedTuneLeavesTheWeightsFile: data that fails to load ends the
+// run before anything is written; the earlier -out stays as it was.
+func TestAFailedTuneLeavesTheWeightsFile(t *testing.T) {
+	dir := t.TempDir()
+	data := firstLines(t, dir, 200)
+	f, _ := os.OpenFile(data, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("not a position [1.0]\n")
+	f.Close()
+	out := filepath.Join(dir, "weights_gen.go")
+	orig := []byte("// the weights before the run\n")
+	os.WriteFile(out, orig, 0o644)
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-data", data, "-out", out, "-report", "", "-params", "tempo", "-iters", "1", "-allow-worse", "-quiet"}, &stdout, &stderr)
+	if err == nil {
+		t.Fatal("tune on a bad line: no error")
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, orig) {
+		t.Errorf("a failed tune changed %s", out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("temporaries left: %v", left)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -183,10 +184,11 @@ func TestReadManifestRefusesAnUnfinishedExport(t *testing.T) {
 	}
 }
 
-func TestNPYFailureNamesTheRowAndLeavesNoManifest(t *testing.T) {
+func TestNPYFailureNamesTheRowAndKeepsTheEarlierExport(t *testing.T) {
 	src, _ := writeFixture(t)
 	dir := filepath.Join(t.TempDir(), "npy")
-	if _, err := NPY(src, dir, NPYOptions{ShardRows: 50}); err != nil {
+	before, err := NPY(src, dir, NPYOptions{ShardRows: 50})
+	if err != nil {
 		t.Fatal(err)
 	}
 	// Export over it a file whose row 30 has a half on a piece plane.
@@ -198,16 +200,26 @@ func TestNPYFailureNamesTheRowAndLeavesNoManifest(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := NPY(bad, dir, NPYOptions{ShardRows: 50})
+	_, err = NPY(bad, dir, NPYOptions{ShardRows: 50})
 	if err == nil || !strings.Contains(err.Error(), bad+": row 30: ") {
 		t.Fatalf("error %v does not name row 30 of %s", err, bad)
 	}
-	if _, err := ReadManifest(dir); err == nil {
-		t.Error("the earlier export's manifest survived a failed export over it")
+	after, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatalf("the earlier export is gone after a failed export over it: %v", err)
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "*"+npy.TempSuffix))
-	if len(matches) > 0 {
-		t.Errorf("temporary files left: %v", matches)
+	if !reflect.DeepEqual(after, before) {
+		t.Error("the earlier export's manifest changed")
+	}
+	for _, s := range before.Shards {
+		if _, err := npy.Load(filepath.Join(dir, s.Planes)); err != nil {
+			t.Errorf("the earlier export's shard: %v", err)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".*"))
+	inside, _ := filepath.Glob(filepath.Join(dir, "*"+npy.TempSuffix))
+	if len(left)+len(inside) > 0 {
+		t.Errorf("temporaries left: %v %v", left, inside)
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/datasets/npy"
 	"chessforge/encoder"
@@ -253,15 +255,22 @@ func (s *shardWriter) close() error {
 	return nil
 }
 
-// NPY exports the dataset at src into the directory dir (created if
-// needed) as NumPy shards and a manifest, in the layout described above.
-// Each file is written under a temporary name and renamed when complete,
-// and the manifest comes last, so a directory without one is unfinished.
-// It returns the manifest.
+// NPY exports the dataset at src into the directory dir as NumPy shards
+// and a manifest, in the layout described above. The export is written
+// into a new directory beside dir (".NAME-*.tmp", the directories above
+// made if needed) and, once whole, takes dir's place: an earlier export
+// there (see CheckNPYDir) is replaced only then, and a failed export
+// leaves it as it was and nothing new beside it. On Linux the two
+// directories are swapped in one step, so that a crash leaves dir holding
+// either export whole; elsewhere the old one is first renamed aside
+// (".NAME-*.old"), and a crash between the two renames leaves both whole
+// beside a missing dir. A crash may leave such a directory beside dir,
+// which is safe to delete. It returns the manifest.
 func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 	if opts.ShardRows <= 0 {
 		opts.ShardRows = DefaultShardRows
 	}
+	dir = resolveLink(dir)
 	infos, err := datasets.Stat(src)
 	if err != nil {
 		return nil, err
@@ -272,26 +281,118 @@ func NPY(src, dir string, opts NPYOptions) (*Manifest, error) {
 		return nil, err
 	}
 	defer r.Close()
-	if err := clearForNPY(dir); err != nil {
+	if err := CheckNPYDir(dir); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	undo, err := configs.MakeDirs(filepath.Dir(dir))
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+"-*"+npy.TempSuffix)
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	fail := func(err error) (*Manifest, error) {
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+		undo()
 		return nil, err
 	}
-	e := &npyExport{dir: dir, opts: opts, l: r.Layout(), withFlags: withFlags, m: newManifest(r, infos, opts.Filter)}
+	if err != nil {
+		return fail(fmt.Errorf("export: %w", err))
+	}
+	e := &npyExport{dir: tmp, opts: opts, l: r.Layout(), withFlags: withFlags, m: newManifest(r, infos, opts.Filter)}
 	if opts.Filter.Active() {
 		e.kept = " of those the filter keeps"
 	}
 	if err := e.copyRows(r); err != nil {
 		e.abort()
-		return nil, err
+		return fail(err)
 	}
 	if e.cur != nil {
 		if err := e.closeShard(); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
-	if err := writeJSON(filepath.Join(dir, ManifestName), e.m); err != nil {
-		return nil, err
+	if err := writeJSON(filepath.Join(tmp, ManifestName), e.m); err != nil {
+		return fail(err)
+	}
+	if err := replaceDir(tmp, dir); err != nil {
+		return fail(fmt.Errorf("export: %w", err))
 	}
 	return e.m, nil
+}
+
+// CheckNPYDir checks that dir can take a NumPy export: it does not exist,
+// or it is a directory holding nothing but an earlier export's files
+// (manifest.json, the part-*.npy arrays, and the *.tmp files of one cut
+// short), which the export replaces whole. The error names a file that is
+// not an export's, which the export would delete, first the directory:
+// "npy holds npy/notes.txt, which is not part of a NumPy export: ...".
+func CheckNPYDir(dir string) error {
+	dir = resolveLink(dir)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		ours := name == ManifestName || name == ManifestName+npy.TempSuffix ||
+			(strings.HasPrefix(name, "part-") && (strings.HasSuffix(name, ".npy") || strings.HasSuffix(name, ".npy"+npy.TempSuffix)))
+		if !ours || !e.Type().IsRegular() {
+			return fmt.Errorf("%s holds %s, which is not part of a NumPy export: replacing the directory would delete it (choose a new or empty directory)",
+				dir, filepath.Join(dir, name))
+		}
+	}
+	return nil
+}
+
+// resolveLink returns the directory a symbolic link dir points to, so
+// that the export replaces that directory rather than the link; dir
+// itself otherwise.
+func resolveLink(dir string) string {
+	dir = filepath.Clean(dir)
+	if st, err := os.Lstat(dir); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(dir); err == nil {
+			return target
+		}
+	}
+	return dir
+}
+
+// replaceDir puts the directory tmp in dir's place, removing what dir held.
+func replaceDir(tmp, dir string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		return os.Rename(tmp, dir)
+	}
+	if err := exchange(tmp, dir); err == nil {
+		return os.RemoveAll(tmp) // now the old export
+	} else if !errors.Is(err, errNoExchange) {
+		return err
+	}
+	old, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+"-*.old")
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(dir, old); err != nil { // over the empty old
+		os.Remove(old)
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Rename(old, dir)
+		return err
+	}
+	return os.RemoveAll(old)
 }
 
 // haveFlags reports whether every file has the filter columns: only then
@@ -315,19 +416,6 @@ func openForNPY(src string, filter datasets.Filter, withFlags bool) (*datasets.R
 		columns = append(columns, flagColumns[:]...)
 	}
 	return datasets.Open(src, &datasets.ReaderOptions{Filter: filter, Columns: columns})
-}
-
-// clearForNPY creates dir if needed and removes an earlier export's
-// manifest from it: it would describe shards about to be overwritten, so
-// until the new one is written, the directory has none.
-func clearForNPY(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("export: %w", err)
-	}
-	return nil
 }
 
 // newManifest begins the manifest of an export of r: its layout, its

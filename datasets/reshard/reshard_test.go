@@ -234,3 +234,38 @@ func TestPositionKeyIgnoresTheMoveCounters(t *testing.T) {
 }
 
 func mkdirFor(path string) error { return os.MkdirAll(filepath.Dir(path), 0o755) }
+
+// TestAFailedSplitKeepsTheSplitThatWasThere splits into a directory that
+// holds an earlier split whose val.parquet cannot be replaced (a
+// directory stands in its way): the split fails and leaves the earlier
+// train.parquet byte for byte, and no temporary file.
+func TestAFailedSplitKeepsTheSplitThatWasThere(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "a.parquet")
+	write(t, src, fixture.Options{Games: 6, Seed: 1, MaxPlies: 30})
+	other := filepath.Join(t.TempDir(), "b.parquet")
+	write(t, other, fixture.Options{Games: 6, Seed: 2, MaxPlies: 30})
+	dir := t.TempDir()
+	if _, err := Split(src, dir, SplitOptions{Val: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	train := filepath.Join(dir, TrainFile)
+	before, err := os.ReadFile(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := filepath.Join(dir, ValidationFile)
+	os.Remove(val)
+	if err := os.MkdirAll(filepath.Join(val, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Split(other, dir, SplitOptions{Val: 0.5}); err == nil {
+		t.Fatal("a split whose val.parquet cannot be written: no error")
+	}
+	if after, err := os.ReadFile(train); err != nil || string(after) != string(before) {
+		t.Errorf("the earlier %s was not kept (%v)", TrainFile, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("after the failed split %s holds %v, want only %s and %s", dir, entries, TrainFile, ValidationFile)
+	}
+}

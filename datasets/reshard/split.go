@@ -51,7 +51,9 @@ func mix(z uint64) uint64 {
 
 // Split writes the rows of the dataset at src into dir/train.parquet and
 // dir/val.parquet (dir is created if needed), each game wholly on the side
-// IsValidation gives it, rows in their original order.
+// IsValidation gives it, rows in their original order. Both files are
+// written under other names and renamed into place once both are whole: a
+// failed split leaves an earlier split in dir as it was.
 func Split(src, dir string, opts SplitOptions) (*SplitReport, error) {
 	if opts.Val < 0 || opts.Val > 1 {
 		return nil, fmt.Errorf("reshard: validation share %v is not in [0, 1]", opts.Val)
@@ -64,11 +66,13 @@ func Split(src, dir string, opts SplitOptions) (*SplitReport, error) {
 		return nil, fmt.Errorf("reshard: %w", err)
 	}
 	rep := &SplitReport{Train: filepath.Join(dir, TrainFile), Validation: filepath.Join(dir, ValidationFile)}
+	finals := [2]string{rep.Train, rep.Validation}
+	staged := [2]string{stagedName(rep.Train), stagedName(rep.Validation)}
 	var ws [2]*datasets.Writer
 	for i, part := range []string{"train", "validation"} {
 		wo, err := writerOptions(infos, map[string]any{"op": "split", "source": src, "val": opts.Val, "seed": opts.Seed, "part": part})
 		if err == nil {
-			ws[i], err = datasets.Create([]string{rep.Train, rep.Validation}[i], wo)
+			ws[i], err = datasets.Create(staged[i], wo)
 		}
 		if err != nil {
 			if ws[0] != nil {
@@ -99,10 +103,63 @@ func Split(src, dir string, opts SplitOptions) (*SplitReport, error) {
 		return nil, err
 	}
 	if err := ws[1].Close(); err != nil {
-		os.Remove(rep.Train)
+		os.Remove(staged[0])
 		return nil, err
+	}
+	if err := commit(staged, finals); err != nil {
+		return nil, fmt.Errorf("reshard: %w", err)
 	}
 	rep.TrainRows, rep.ValidationRows = ws[0].Rows(), ws[1].Rows()
 	rep.TrainGames, rep.ValidationGames = int64(len(games[0])), int64(len(games[1]))
 	return rep, nil
+}
+
+// stagedName is the name a file of a split is written under until both
+// are whole: hidden, and not a .parquet file a reader of dir would take.
+func stagedName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".new")
+}
+
+// commit renames the files staged over the files finals, all or none: an
+// earlier final file is kept under a hard link until every rename is done,
+// and put back if one fails.
+func commit(staged, finals [2]string) error {
+	var backups [2]string
+	var existed [2]bool
+	defer func() {
+		for _, b := range backups {
+			if b != "" {
+				os.Remove(b)
+			}
+		}
+	}()
+	for i, f := range finals {
+		if _, err := os.Lstat(f); err != nil {
+			continue
+		}
+		existed[i] = true
+		b := filepath.Join(filepath.Dir(f), "."+filepath.Base(f)+".old")
+		os.Remove(b)
+		if os.Link(f, b) == nil {
+			backups[i] = b
+		}
+	}
+	for i := range finals {
+		if err := os.Rename(staged[i], finals[i]); err != nil {
+			for _, s := range staged[i:] {
+				os.Remove(s)
+			}
+			for j := range i { // undo the renames done
+				switch {
+				case backups[j] != "":
+					os.Rename(backups[j], finals[j])
+					backups[j] = ""
+				case !existed[j]:
+					os.Remove(finals[j])
+				}
+			}
+			return err
+		}
+	}
+	return nil
 }
