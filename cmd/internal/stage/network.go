@@ -80,13 +80,12 @@ func ExportNumPy(stdout, stderr io.Writer, pattern, npyDir, stampFile string, ex
 	if err := os.Remove(stampFile); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if err := os.RemoveAll(npyDir); err != nil {
-		return err
-	}
+	// bin/dataset replaces an earlier export in npyDir only once the new
+	// one is whole, so a failed export keeps the old one.
 	if err := Run("export to NumPy", stdout, stderr, args...); err != nil {
 		return err
 	}
-	return os.WriteFile(stampFile, []byte(stamp), 0o644)
+	return atomicfile.WriteFile(stampFile, []byte(stamp), 0o644)
 }
 
 // Trainer returns the chessforge-nnue command and the Python interpreter of
