@@ -39,6 +39,9 @@ const (
 	MaxTries = 1000
 )
 
+// maxTries is MaxTries, lowered by tests.
+var maxTries = MaxTries
+
 // Request is one genfens command.
 type Request struct {
 	N    int    // how many positions
@@ -92,8 +95,8 @@ func Generate(r Request, net *nnue.Network, emit func(fen string)) error {
 	eng.SetNetwork(net)
 	var list board.MoveList
 	for made, failed := 0, 0; made < r.N; {
-		if failed == MaxTries {
-			return fmt.Errorf("%d playouts in a row gave no position that is not over and within %d cp of equal (%d of %d made)", MaxTries, MaxScore, made, r.N)
+		if failed == maxTries {
+			return fmt.Errorf("%d playouts in a row gave no position that is not over and within %d cp of equal (%d of %d made)", maxTries, MaxScore, made, r.N)
 		}
 		p, plies := board.NewPosition(), StartPlies+rng.IntN(2)
 		if bk != nil {
