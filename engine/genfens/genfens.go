@@ -78,8 +78,8 @@ func Parse(args []string) (Request, error) {
 
 // Generate makes the positions of r, scoring them with network net (nil:
 // the hand-crafted evaluation), and hands each one's FEN to emit as soon as
-// it is found. It fails when the book cannot be read, when the book's line
-// drawn holds no position, or after MaxTries failed playouts in a row.
+// it is found. It fails when the book cannot be read, when a line drawn
+// from it is no position, or after MaxTries failed playouts in a row.
 func Generate(r Request, net *nnue.Network, emit func(fen string)) error {
 	var bk *book
 	if r.Book != "" {
