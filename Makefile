@@ -6,9 +6,9 @@ GO      ?= go
 export GOAMD64 ?= v2
 BIN     := bin
 
-.PHONY: all build pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue
+.PHONY: all build exe pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue
 
-all: build
+all: $(if $(filter command line,$(origin EXE)),exe,build)
 
 # Profile-guided optimisation: every binary is built with the engine's bench
 # profile (cmd/engine/default.pgo, which a plain `go build ./cmd/engine` also
@@ -28,6 +28,25 @@ SIMD    ?= $(if $(filter amd64,$(shell $(GO) env GOARCH)),simd)
 build:
 	@mkdir -p $(BIN)
 	GOEXPERIMENT=$(SIMD) $(GO) build -buildvcs=auto -pgo=$(PGO) -o $(BIN)/ ./cmd/...
+
+# OpenBench (docs/openbench.md): its client builds an engine with
+# `make -j EXE=NAME`, adding CC= or CXX= (which a Go build does not use) and,
+# where a test names a network, EVALFILE=NET. With EXE=NAME, `make` builds
+# the engine alone into NAME with the flags of `make build`; EVALFILE=NET
+# embeds the network file NET in place of engine/nnue/default.nnue (through
+# go build -overlay: the tree is left as it was).
+EVALFILE ?=
+exe:
+	$(if $(EXE),,$(error make exe needs EXE=PATH, the engine binary to write))
+ifeq ($(EVALFILE),)
+	GOEXPERIMENT=$(SIMD) $(GO) build -buildvcs=auto -pgo=$(PGO) -o $(EXE) ./cmd/engine
+else
+	@test -f '$(EVALFILE)' || { echo 'make: EVALFILE=$(EVALFILE): no such file' >&2; exit 2; }
+	overlay=$$(mktemp) && \
+	printf '{"Replace":{"%s":"%s"}}\n' '$(CURDIR)/engine/nnue/default.nnue' '$(abspath $(EVALFILE))' >"$$overlay" && \
+	GOEXPERIMENT=$(SIMD) $(GO) build -buildvcs=auto -pgo=$(PGO) -overlay "$$overlay" -o $(EXE) ./cmd/engine; \
+	status=$$?; rm -f "$$overlay"; exit $$status
+endif
 
 pgo:
 	$(GO) test -run '^$$' -bench BenchmarkBench -benchtime 12x -cpuprofile $(CURDIR)/cmd/engine/default.pgo ./engine/search/

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"chessforge/engine/board"
+	"chessforge/engine/genfens"
 	"chessforge/engine/nnue"
 	"chessforge/engine/search"
 )
@@ -135,6 +136,11 @@ func (s *Session) Handle(line string) bool {
 	case "bench":
 		s.stopSearch()
 		s.bench(args)
+	case "genfens":
+		s.stopSearch()
+		if err := s.Genfens(args); err != nil {
+			s.printf("info string genfens: %v\n", err)
+		}
 	case "d":
 		if s.posErr != nil {
 			s.printf("info string d: no valid position: %v\n", s.posErr)
@@ -147,6 +153,31 @@ func (s *Session) Handle(line string) bool {
 		s.printf("info string unknown command %q\n", cmd)
 	}
 	return true
+}
+
+// IsCommand reports whether Handle answers the command name (the first
+// word of a line): the UCI commands, and beside them bench, d, and genfens.
+func IsCommand(name string) bool {
+	switch name {
+	case "uci", "isready", "ucinewgame", "setoption", "position", "go", "stop", "ponderhit", "bench", "d", "quit", "genfens":
+		return true
+	}
+	return false
+}
+
+// Genfens answers "genfens N seed S book B", OpenBench's request for the
+// opening positions of a datagen workload (package genfens; args are the
+// words after genfens): N lines "info string genfens FEN", each written as
+// soon as found, scored with the session's evaluation (Use NNUE, EvalFile).
+// A malformed command or an unreadable book is the error returned.
+func (s *Session) Genfens(args []string) error {
+	r, err := genfens.Parse(args)
+	if err != nil {
+		return err
+	}
+	return genfens.Generate(r, s.engine.Network(), func(fen string) {
+		s.printf("info string genfens %s\n", fen)
+	})
 }
 
 func (s *Session) setOption(args []string) {
