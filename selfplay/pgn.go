@@ -84,9 +84,10 @@ func (g *Game) moves() []board.Move {
 
 // pgnFile appends games to a PGN file (PDN for draughts).
 type pgnFile struct {
-	path string
-	f    *os.File
-	w    *bufio.Writer
+	path  string
+	f     *os.File
+	w     *bufio.Writer
+	saved int64 // the file's length up to the last game in a finished dataset file
 }
 
 // openPGN opens path for the games of a run. Without keep games the file
@@ -116,7 +117,7 @@ func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("pgn: %w", err)
 	}
-	return &pgnFile{path: path, f: f, w: bufio.NewWriterSize(f, 64*1024)}, nil
+	return &pgnFile{path: path, f: f, w: bufio.NewWriterSize(f, 64*1024), saved: end}, nil
 }
 
 // keptPrefix returns the length of the leading part of a PGN file written
@@ -183,6 +184,33 @@ func (p *pgnFile) write(g *Game) error {
 // flush writes buffered games to the file.
 func (p *pgnFile) flush() error {
 	if err := p.w.Flush(); err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	return nil
+}
+
+// commit writes the buffered games to the file and marks them as saved:
+// their dataset file is finished.
+func (p *pgnFile) commit() error {
+	if err := p.flush(); err != nil {
+		return err
+	}
+	end, err := p.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	p.saved = end
+	return nil
+}
+
+// rollback drops the games written since the last commit, whose dataset
+// file could not be finished, so that the file holds the saved games only.
+func (p *pgnFile) rollback() error {
+	p.w.Reset(p.f)
+	if err := p.f.Truncate(p.saved); err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	if _, err := p.f.Seek(p.saved, io.SeekStart); err != nil {
 		return fmt.Errorf("pgn %s: %w", p.path, err)
 	}
 	return nil

@@ -1,0 +1,127 @@
+package selfplay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"chessforge/datasets"
+	"chessforge/datasets/fixture"
+)
+
+// errDiskFull is the error injected for a file that cannot be finished.
+var errDiskFull = errors.New("no space left on device (injected)")
+
+// failingClose returns a failClose hook that fails the n-th file closed
+// (1-based) and lets the others through.
+func failingClose(n int) func(string) error {
+	closes := 0
+	return func(string) error {
+		closes++
+		if closes == n {
+			return errDiskFull
+		}
+		return nil
+	}
+}
+
+// savedCounts are the counts of a Summary that say what was written.
+type savedCounts struct {
+	Games, Done         int
+	Positions, Unique   int64
+	Wins, Draws, Losses int
+	Terminations        map[datasets.Termination]int
+	Searches, Nodes     int64
+}
+
+func countsOf(s *Summary) savedCounts {
+	return savedCounts{s.Games, s.Done, s.Positions, s.Unique, s.Wins, s.Draws, s.Losses, s.Terminations, s.Searches, s.Nodes}
+}
+
+// TestWriteErrorCountsOnlyTheSavedGames fails the second part file of a
+// job when it is closed (a full disk): the summary, its line, the last
+// progress line and the PGN file count only the games of the first part,
+// the one finished file, as a run stopped after those games does; and
+// -resume continues from them.
+func TestWriteErrorCountsOnlyTheSavedGames(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games, cfg.PartGames = 7, 3
+
+	cfg.Out, cfg.PGN = filepath.Join(dir, "stopped"), filepath.Join(dir, "stopped.pgn")
+	want := runJob(t, cfg, Options{stopAfter: 3})
+	wantPGN, _ := os.ReadFile(cfg.PGN)
+
+	cfg.Out, cfg.PGN = filepath.Join(dir, "failed"), filepath.Join(dir, "failed.pgn")
+	var bar bytes.Buffer
+	sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(2), Progress: &bar, progressEvery: time.Nanosecond})
+	var werr *WriteError
+	if !errors.As(err, &werr) || !errors.Is(err, errDiskFull) {
+		t.Fatalf("error %v, want the injected write error", err)
+	}
+	if got, w := countsOf(sum), countsOf(want); !equalCounts(got, w) {
+		t.Fatalf("after the failure the summary counts\n%+v\nthe saved games are\n%+v", got, w)
+	}
+	if len(sum.Files) != 1 || !sum.Interrupted {
+		t.Fatalf("files %v, interrupted %v", sum.Files, sum.Interrupted)
+	}
+	if rows := fixture.Rows(t, cfg.Out); int64(len(rows)) != sum.Positions {
+		t.Fatalf("%d rows saved, the summary says %d positions", len(rows), sum.Positions)
+	}
+	if line := sum.Line(); !strings.HasPrefix(line, "selfplay: 3 games, ") {
+		t.Fatalf("summary line %q", line)
+	}
+	lines := strings.Split(strings.TrimSpace(bar.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "selfplay: 3/7 games") {
+		t.Fatalf("last progress line %q, want 3/7 games", last)
+	}
+	if got, _ := os.ReadFile(cfg.PGN); string(got) != string(wantPGN) {
+		t.Fatalf("the PGN file holds other games than the saved ones:\n%s", got)
+	}
+
+	sum = runJob(t, cfg, Options{Resume: true})
+	if sum.Done != cfg.Games || sum.Games != 4 {
+		t.Fatalf("resume: done %d, games %d", sum.Done, sum.Games)
+	}
+}
+
+// TestWriteErrorOfASingleFileCountsNoGame fails the single output file
+// when it is closed: no game is saved, and the summary says so.
+func TestWriteErrorOfASingleFileCountsNoGame(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games = 3
+	cfg.Out, cfg.PGN = filepath.Join(dir, "one.parquet"), filepath.Join(dir, "one.pgn")
+	sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(1)})
+	if !errors.Is(err, errDiskFull) {
+		t.Fatalf("error %v", err)
+	}
+	if sum.Done != 0 || sum.Games != 0 || sum.Positions != 0 || sum.Wins+sum.Draws+sum.Losses != 0 || sum.Unique != 0 || len(sum.Files) != 0 {
+		t.Fatalf("nothing was saved, the summary says %+v", sum)
+	}
+	if _, err := os.Stat(cfg.Out); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s: %v", cfg.Out, err)
+	}
+	if got, _ := os.ReadFile(cfg.PGN); len(got) != 0 {
+		t.Fatalf("the PGN file holds unsaved games:\n%s", got)
+	}
+}
+
+func equalCounts(a, b savedCounts) bool {
+	if len(a.Terminations) != len(b.Terminations) {
+		return false
+	}
+	for k, v := range a.Terminations {
+		if b.Terminations[k] != v {
+			return false
+		}
+	}
+	a.Terminations, b.Terminations = nil, nil
+	return reflect.DeepEqual(a, b)
+}
