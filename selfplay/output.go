@@ -297,7 +297,7 @@ func (o *output) readInfo(path string) (partInfo, error) {
 }
 
 // write adds game i of the shard (its rows) to the output, opening a file
-// when none is open and closing a part when it is full.
+// when none is open. The caller closes a part when it is full.
 func (o *output) write(i int, g *Game) error {
 	if o.w == nil {
 		if err := o.open(i); err != nil {
@@ -311,10 +311,12 @@ func (o *output) write(i int, g *Game) error {
 	}
 	o.rows += int64(len(g.Rows))
 	o.to = i + 1
-	if !o.single && o.to-o.from >= o.perPart {
-		return o.closeFile()
-	}
 	return nil
+}
+
+// full reports whether the open file is a part that holds its games.
+func (o *output) full() bool {
+	return o.w != nil && !o.single && o.to-o.from >= o.perPart
 }
 
 func (o *output) open(i int) error {

@@ -35,9 +35,10 @@ type Options struct {
 	// number of the shard's games done (tests use it to kill a run at a
 	// known point).
 	afterWrite func(done int)
-	// failClose, when set, is called before each dataset file is finished
-	// with its path; an error it returns fails that file as a full disk
-	// would (tests use it to fail a write at a known point).
+	// failClose, when set, is called with a file's path before each
+	// dataset file is finished and before the PGN file's games are written
+	// out with it; an error it returns fails that file as a full disk would
+	// (tests use it to fail a write at a known point).
 	failClose func(path string) error
 	// progressEvery, when positive, is the time between two plain progress
 	// lines (tests shorten it to see every update).
@@ -190,23 +191,44 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	done := sum.Done
 	saved := sum.snapshot() // the counts of the games in finished files
 	bar := newProgress(opt.Progress, sum, opt.progressEvery)
+	// finish finishes the open file, the PGN file's games first: a game
+	// is saved when both hold it.
+	finish := func() error {
+		if pgnOut != nil {
+			if opt.failClose != nil {
+				if err := opt.failClose(pgnOut.path); err != nil {
+					return err
+				}
+			}
+			if err := pgnOut.flush(); err != nil {
+				return err
+			}
+		}
+		if err := out.closeFile(); err != nil {
+			return err
+		}
+		if pgnOut != nil {
+			if err := pgnOut.commit(); err != nil {
+				return err
+			}
+		}
+		saved = sum.snapshot()
+		return nil
+	}
 	werr := play(ctx, &cfg, players, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
 		if err := out.write(i, g); err != nil {
 			return &WriteError{err}
-		}
-		sum.add(g)
-		sum.Done = i + 1
-		if out.w == nil { // a part was closed: its games are saved
-			saved = sum.snapshot()
 		}
 		if pgnOut != nil {
 			if err := pgnOut.write(g); err != nil {
 				return &WriteError{err}
 			}
-			if out.w == nil { // and they are in the PGN file too
-				if err := pgnOut.commit(); err != nil {
-					return &WriteError{err}
-				}
+		}
+		sum.add(g)
+		sum.Done = i + 1
+		if out.full() {
+			if err := finish(); err != nil {
+				return &WriteError{err}
 			}
 		}
 		bar.update(sum)
@@ -216,7 +238,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		return nil
 	})
 	if werr == nil {
-		if err := out.closeFile(); err != nil {
+		if err := finish(); err != nil {
 			werr = &WriteError{err}
 		}
 	} else {

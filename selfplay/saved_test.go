@@ -18,11 +18,15 @@ import (
 // errDiskFull is the error injected for a file that cannot be finished.
 var errDiskFull = errors.New("no space left on device (injected)")
 
-// failingClose returns a failClose hook that fails the n-th file closed
-// (1-based) and lets the others through.
-func failingClose(n int) func(string) error {
+// failingClose returns a failClose hook that fails the n-th time (1-based)
+// a file whose name ends in suffix is finished, and lets the others
+// through.
+func failingClose(suffix string, n int) func(string) error {
 	closes := 0
-	return func(string) error {
+	return func(path string) error {
+		if !strings.HasSuffix(path, suffix) {
+			return nil
+		}
 		closes++
 		if closes == n {
 			return errDiskFull
@@ -45,22 +49,30 @@ func countsOf(s *Summary) savedCounts {
 }
 
 // TestWriteErrorCountsOnlyTheSavedGames fails the second part file of a
-// job when it is closed (a full disk): the summary, its line, the last
-// progress line and the PGN file count only the games of the first part,
-// the one finished file, as a run stopped after those games does; and
-// -resume continues from them.
+// job when it is closed (a full disk), or the PGN file when that part's
+// games are written to it: the summary, its line, the last progress line,
+// the dataset and the PGN file hold only the games of the first part, the
+// one finished file, as a run stopped after those games does; and -resume
+// continues from them.
 func TestWriteErrorCountsOnlyTheSavedGames(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyConfig()
 	cfg.Games, cfg.PartGames = 7, 3
-
 	cfg.Out, cfg.PGN = filepath.Join(dir, "stopped"), filepath.Join(dir, "stopped.pgn")
 	want := runJob(t, cfg, Options{stopAfter: 3})
 	wantPGN, _ := os.ReadFile(cfg.PGN)
+	for _, failing := range []string{".parquet", ".pgn"} {
+		t.Run(failing, func(t *testing.T) {
+			cfg := cfg
+			cfg.Out, cfg.PGN = filepath.Join(dir, "failed"+failing), filepath.Join(dir, "failed"+failing+".pgn")
+			checkSavedAfterAFailure(t, cfg, failingClose(failing, 2), want, wantPGN)
+		})
+	}
+}
 
-	cfg.Out, cfg.PGN = filepath.Join(dir, "failed"), filepath.Join(dir, "failed.pgn")
+func checkSavedAfterAFailure(t *testing.T, cfg Config, failClose func(string) error, want *Summary, wantPGN []byte) {
 	var bar bytes.Buffer
-	sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(2), Progress: &bar, progressEvery: time.Nanosecond})
+	sum, err := Run(context.Background(), cfg, Options{failClose: failClose, Progress: &bar, progressEvery: time.Nanosecond})
 	var werr *WriteError
 	if !errors.As(err, &werr) || !errors.Is(err, errDiskFull) {
 		t.Fatalf("error %v, want the injected write error", err)
@@ -98,7 +110,7 @@ func TestWriteErrorOfASingleFileCountsNoGame(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Games = 3
 	cfg.Out, cfg.PGN = filepath.Join(dir, "one.parquet"), filepath.Join(dir, "one.pgn")
-	sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(1)})
+	sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(".parquet", 1)})
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("error %v", err)
 	}
