@@ -194,6 +194,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	// finish finishes the open file, the PGN file's games first: a game
 	// is saved when both hold it.
 	finish := func() error {
+		wrote := out.w != nil
 		if pgnOut != nil {
 			if opt.failClose != nil {
 				if err := opt.failClose(pgnOut.path); err != nil {
@@ -207,7 +208,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		if err := out.closeFile(); err != nil {
 			return err
 		}
-		if pgnOut != nil {
+		if pgnOut != nil && wrote {
 			if err := pgnOut.commit(); err != nil {
 				return err
 			}
@@ -282,14 +283,14 @@ func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool) (
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pgnExisted := false
+	pgnMade := false // a resumed run's PGN file, made by openPGN
 	defer func() {
 		if err == nil {
 			return
 		}
 		if pgnOut != nil {
-			pgnOut.close()
-			if !pgnExisted {
+			pgnOut.close() // a new run's file goes with it
+			if pgnMade {
 				os.Remove(pgnPath)
 			}
 		}
@@ -320,13 +321,17 @@ func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool) (
 	}
 	if pgnPath != "" {
 		var keep func(int) bool
-		if resume {
+		if done > 0 { // else a resumed run starts afresh, the PGN file too
 			keep = func(g int) bool {
 				return (g-(shard.K-1))%shard.N == 0 && (g-(shard.K-1))/shard.N < done
 			}
+			pgnMade = true
+			for _, p := range []string{pgnPath, pgnPath + datasets.TempSuffix} {
+				if _, err := os.Stat(p); err == nil {
+					pgnMade = false
+				}
+			}
 		}
-		_, statErr := os.Stat(pgnPath)
-		pgnExisted = statErr == nil
 		if pgnOut, err = openPGN(pgnPath, keep); err != nil {
 			return nil, nil, nil, fmt.Errorf("selfplay: %w", err)
 		}

@@ -137,3 +137,41 @@ func equalCounts(a, b savedCounts) bool {
 	a.Terminations, b.Terminations = nil, nil
 	return reflect.DeepEqual(a, b)
 }
+
+// TestAFailedRunKeepsTheEarlierPGN runs a job into a dataset file and a
+// PGN file, then a second job over both that fails when its file is
+// closed: the earlier dataset and PGN files are as they were. The same
+// holds for a directory of part files whose first part fails.
+func TestAFailedRunKeepsTheEarlierPGN(t *testing.T) {
+	for _, out := range []string{"one.parquet", "parts"} {
+		t.Run(out, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := tinyConfig()
+			cfg.Games, cfg.PartGames = 3, 2
+			if out == "one.parquet" {
+				cfg.PartGames = 5
+			}
+			cfg.Out, cfg.PGN = filepath.Join(dir, out), filepath.Join(dir, "games.pgn")
+			runJob(t, cfg, Options{})
+			if out == "parts" {
+				cfg.Out = filepath.Join(dir, "parts2") // the old PGN file, a new directory
+			}
+			before, _ := os.ReadFile(cfg.PGN)
+			beforeRows := fixture.Rows(t, filepath.Join(dir, out))
+
+			cfg.Seed++
+			if _, err := Run(context.Background(), cfg, Options{failClose: failingClose(".parquet", 1)}); !errors.Is(err, errDiskFull) {
+				t.Fatalf("error %v", err)
+			}
+			if got, _ := os.ReadFile(cfg.PGN); string(got) != string(before) || len(before) == 0 {
+				t.Fatalf("the earlier PGN file (%d bytes) is now %d bytes", len(before), len(got))
+			}
+			if got := fixture.Rows(t, filepath.Join(dir, out)); !reflect.DeepEqual(got, beforeRows) {
+				t.Fatal("the earlier dataset changed")
+			}
+			if tmp, _ := filepath.Glob(filepath.Join(dir, "*"+datasets.TempSuffix)); len(tmp) > 0 {
+				t.Fatalf("temporary files left: %v", tmp)
+			}
+		})
+	}
+}
