@@ -175,3 +175,40 @@ func TestAFailedRunKeepsTheEarlierPGN(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeTakesTheKilledRunsTemporaryPGN leaves what a new run killed
+// between finishing its first part and renaming its PGN file leaves: the
+// part, the games under the PGN's temporary name, and an earlier job's PGN
+// file under its name. -resume continues from the temporary file, and the
+// result is the uninterrupted run's.
+func TestResumeTakesTheKilledRunsTemporaryPGN(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games, cfg.PartGames = 4, 2
+	cfg.Out, cfg.PGN = filepath.Join(dir, "full"), filepath.Join(dir, "full.pgn")
+	runJob(t, cfg, Options{})
+	full, _ := os.ReadFile(cfg.PGN)
+
+	cfg.Out, cfg.PGN = filepath.Join(dir, "killed"), filepath.Join(dir, "killed.pgn")
+	runJob(t, cfg, Options{stopAfter: 2})
+	if err := os.Rename(cfg.PGN, cfg.PGN+datasets.TempSuffix); err != nil {
+		t.Fatal(err)
+	}
+	other := cfg
+	other.Seed++
+	other.Out, other.PGN = filepath.Join(dir, "other"), filepath.Join(dir, "other.pgn")
+	runJob(t, other, Options{})
+	if err := os.Rename(other.PGN, cfg.PGN); err != nil {
+		t.Fatal(err)
+	}
+
+	if sum := runJob(t, cfg, Options{Resume: true}); sum.Games != 2 {
+		t.Fatalf("resume: %+v", sum)
+	}
+	if got, _ := os.ReadFile(cfg.PGN); string(got) != string(full) {
+		t.Fatalf("resumed PGN:\n%s\nthe uninterrupted run's:\n%s", got, full)
+	}
+	if _, err := os.Stat(cfg.PGN + datasets.TempSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("temporary PGN file: %v", err)
+	}
+}
