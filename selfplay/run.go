@@ -242,12 +242,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		if err := finish(); err != nil {
 			werr = &WriteError{err}
 		}
-	} else {
-		// The file being written may be what failed: keep the finished ones only.
-		out.abort()
 	}
 	if werr != nil {
-		// Count, and keep in the PGN file, only the games of finished files.
+		// The file being written may be what failed: keep the finished
+		// ones only, and count, and keep in the PGN file, only their games.
+		out.abort()
 		*sum = saved
 		if pgnOut != nil {
 			pgnOut.rollback()

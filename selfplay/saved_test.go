@@ -104,24 +104,26 @@ func checkSavedAfterAFailure(t *testing.T, cfg Config, failClose func(string) er
 }
 
 // TestWriteErrorOfASingleFileCountsNoGame fails the single output file
-// when it is closed: no game is saved, and the summary says so.
+// when it is closed, or the PGN file when its games are written out before
+// that: no game is saved, the summary says so, and no file is left.
 func TestWriteErrorOfASingleFileCountsNoGame(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Games = 3
-	cfg.Out, cfg.PGN = filepath.Join(dir, "one.parquet"), filepath.Join(dir, "one.pgn")
-	sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(".parquet", 1)})
-	if !errors.Is(err, errDiskFull) {
-		t.Fatalf("error %v", err)
-	}
-	if sum.Done != 0 || sum.Games != 0 || sum.Positions != 0 || sum.Wins+sum.Draws+sum.Losses != 0 || sum.Unique != 0 || len(sum.Files) != 0 {
-		t.Fatalf("nothing was saved, the summary says %+v", sum)
-	}
-	if _, err := os.Stat(cfg.Out); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("%s: %v", cfg.Out, err)
-	}
-	if got, _ := os.ReadFile(cfg.PGN); len(got) != 0 {
-		t.Fatalf("the PGN file holds unsaved games:\n%s", got)
+	for _, failing := range []string{".parquet", ".pgn"} {
+		t.Run(failing, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := tinyConfig()
+			cfg.Games = 3
+			cfg.Out, cfg.PGN = filepath.Join(dir, "one.parquet"), filepath.Join(dir, "one.pgn")
+			sum, err := Run(context.Background(), cfg, Options{failClose: failingClose(failing, 1)})
+			if !errors.Is(err, errDiskFull) {
+				t.Fatalf("error %v", err)
+			}
+			if sum.Done != 0 || sum.Games != 0 || sum.Positions != 0 || sum.Wins+sum.Draws+sum.Losses != 0 || sum.Unique != 0 || len(sum.Files) != 0 {
+				t.Fatalf("nothing was saved, the summary says %+v", sum)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Fatalf("the failed run left %v", entries)
+			}
+		})
 	}
 }
 
