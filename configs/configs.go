@@ -26,8 +26,9 @@
 //	if err := b.Apply(); err != nil { ... } // defaults < config file < flags
 //
 // Config files are JSON objects whose keys are the settings' names; an
-// unknown key is an error naming the file and line, and so is a snake_case
-// spelling of a kebab-case key.
+// unknown key is an error naming the file and line, and so are a snake_case
+// spelling of a kebab-case key, a key given twice and a null value (inside
+// a setting's value too).
 package configs
 
 import (
@@ -296,7 +297,8 @@ func (l *listValue) Set(s string) error {
 // Load reads the JSON config file at path into the settings struct dst
 // points to: keys present in the file replace its values, others keep them.
 // Errors name the file, the line and the key: an unknown key (a misspelt
-// setting is not silently ignored), a value of the wrong type, bad JSON.
+// setting is not silently ignored), a key given twice, a null value (at any
+// depth), a value of the wrong type, bad JSON.
 func Load(path string, dst any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -338,6 +340,7 @@ func Decode(data []byte, dst any) error {
 	} else if tok != json.Delim('{') {
 		return fmt.Errorf("line %d: the file must hold a JSON object", lineOf(data, dec.InputOffset()))
 	}
+	seen := map[string]int{} // key -> its line
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -345,9 +348,16 @@ func Decode(data []byte, dst any) error {
 		}
 		key := tok.(string) // an object's keys are strings, else Token fails
 		line := lineOf(data, dec.InputOffset())
+		if first, ok := seen[key]; ok {
+			return fmt.Errorf("line %d: key %q given twice (first on line %d)", line, key, first)
+		}
+		seen[key] = line
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return syntax(err)
+		}
+		if at, msg := checkValue(data, raw, dec.InputOffset()-int64(len(raw))); msg != "" {
+			return fmt.Errorf("line %d: key %q: %s", at, key, msg)
 		}
 		f, ok := byKey[key]
 		if !ok {
@@ -373,6 +383,60 @@ func Decode(data []byte, dst any) error {
 		return fmt.Errorf("line %d: unexpected data after the JSON object", lineOf(data, dec.InputOffset()))
 	}
 	return nil
+}
+
+// checkValue reports a null, or an object with a key given twice, in the
+// JSON value raw, which starts at byte offset start of data: the line and
+// what is wrong, or "" when nothing is. json.Unmarshal would take null as "leave the
+// setting as it is" and keep the last of two keys, silently.
+func checkValue(data, raw []byte, start int64) (line int, msg string) {
+	type object struct {
+		keys    map[string]int // key -> its line
+		wantKey bool           // the next token is a key
+	}
+	var stack []*object // the objects and arrays (nil) the walk is in
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return 0, ""
+		}
+		line := lineOf(data, start+dec.InputOffset())
+		if err != nil {
+			return line, err.Error() // not reached: raw is one whole value
+		}
+		var in *object
+		if len(stack) > 0 {
+			in = stack[len(stack)-1]
+		}
+		if in != nil && in.wantKey {
+			if tok == json.Delim('}') {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			key := tok.(string) // an object's keys are strings, else Token fails
+			if first, ok := in.keys[key]; ok {
+				return line, fmt.Sprintf("key %q given twice (first on line %d)", key, first)
+			}
+			in.keys[key] = line
+			in.wantKey = false
+			continue
+		}
+		if in != nil {
+			in.wantKey = true // after this value, the next key
+		}
+		switch tok {
+		case nil:
+			return line, "null is no value (leave the key out for the default)"
+		case json.Delim('{'):
+			stack = append(stack, &object{keys: map[string]int{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, nil)
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
 }
 
 // lineOf returns the 1-based line of byte offset off in data.

@@ -247,3 +247,48 @@ func TestUsageNotesEndTheirFlagsHelp(t *testing.T) {
 		t.Errorf("a note for no setting: %v", err)
 	}
 }
+
+// TestDuplicateKeysAndNullsAreErrors checks that a key given twice and a
+// null value, at the top level or inside a value, are errors naming the
+// file, the line and the key: json.Unmarshal would keep the last of two
+// keys and take null as "leave it as it is", silently.
+func TestDuplicateKeysAndNullsAreErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"duplicate key", `{"games": 1, "games": 2}`, `line 1: key "games" given twice (first on line 1)`},
+		{"duplicate key on its line", "{\n  \"games\": 1,\n  \"name\": \"a\",\n  \"games\": 2\n}", `line 4: key "games" given twice (first on line 2)`},
+		{"null", `{"games": null}`, `line 1: key "games": null is no value`},
+		{"null on its line", "{\n  \"name\": \"a\",\n  \"args\": null\n}", `line 3: key "args": null is no value`},
+		{"null in a list", "{\n  \"args\": [\"a\",\n    null]\n}", `line 3: key "args": null is no value`},
+		{"duplicate key in an object", "{\n  \"name\": \"a\",\n  \"args\": [{\"x\": 1,\n  \"x\": 2}]\n}", `line 4: key "args": key "x" given twice (first on line 3)`},
+		{"null in an object", "{\n  \"args\": [{\"x\":\n null}]\n}", `line 3: key "args": null is no value`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := defaults()
+			err := Load(writeFile(t, tt.text), &s)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "c.json") {
+				t.Fatalf("error %v, want one naming c.json and %q", err, tt.want)
+			}
+		})
+	}
+	// Through a command: a usage error, exit 2.
+	s := defaults()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	b, err := Bind(fs, &s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse([]string{"-config", writeFile(t, `{"games": 1, "games": 2}`)}); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	if code := Exit(&stderr, "test", b.Apply()); code != ExitUsage || !strings.Contains(stderr.String(), `c.json: line 1: key "games" given twice`) {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	// Nested values without repeats or nulls still load.
+	if err := Decode([]byte(`{"args": ["a", "b"], "games": 3}`), &s); err != nil || s.Games != 3 {
+		t.Fatalf("%+v, %v", s, err)
+	}
+}

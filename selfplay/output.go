@@ -16,6 +16,7 @@ import (
 	"chessforge/datasets/jobs"
 	"chessforge/encoder"
 	"chessforge/engine/uci"
+	"chessforge/internal/outlock"
 )
 
 // Metadata keys self-play adds to each dataset file, beside the ones
@@ -51,6 +52,8 @@ type output struct {
 	eval    string // KeyEval's value
 	network string // KeyNetwork's value, "" for none
 	layout  *encoder.Layout
+	// failClose, when set, may fail a file before it is finished (tests).
+	failClose func(path string) error
 
 	w        *datasets.Writer
 	part     int // number of the next part file
@@ -87,25 +90,100 @@ type partInfo struct {
 	from, to int
 }
 
+// check reports, before anything is made or played, whether the output
+// can be written: a single file's directory must exist and take new files
+// (configs.OutputFile: it is not made, so that a mistyped path fails at
+// once), while a directory of part files must take new files or be one
+// that makeDir can make. It creates nothing.
+func (o *output) check() error {
+	if o.single {
+		if err := configs.OutputFile(o.path); err != nil {
+			return fmt.Errorf("selfplay: -out %w", err)
+		}
+		return nil
+	}
+	if err := checkDir(o.path); err != nil {
+		return fmt.Errorf("selfplay: -out %w", err)
+	}
+	return nil
+}
+
+// checkDir reports whether dir takes new files or, when it does not exist,
+// can be made: its nearest existing ancestor is a directory that takes new
+// files. It creates nothing that outlasts it. Its error names dir first.
+func checkDir(dir string) error {
+	for p := filepath.Clean(dir); ; {
+		st, err := os.Stat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			parent := filepath.Dir(p)
+			if parent == p {
+				return fmt.Errorf("%s: cannot create the directory: %s does not exist", dir, p)
+			}
+			p = parent
+			continue
+		case err != nil:
+			return fmt.Errorf("%s: cannot create the directory: %w", dir, err)
+		case !st.IsDir():
+			return fmt.Errorf("%s: cannot create the directory: %s is not a directory", dir, p)
+		}
+		f, err := os.CreateTemp(p, ".write-check-*")
+		if err != nil {
+			if p == filepath.Clean(dir) {
+				return fmt.Errorf("%s: directory takes no new files: %w", dir, err)
+			}
+			return fmt.Errorf("%s: cannot create the directory: %s takes no new files: %w", dir, p, err)
+		}
+		f.Close()
+		return os.Remove(f.Name())
+	}
+}
+
+// makeDir makes the directory of part files with the directories above it
+// and returns the ones it made, deepest first (none for a single file).
+func (o *output) makeDir() (made []string, err error) {
+	if o.single {
+		return nil, nil
+	}
+	for p := filepath.Clean(o.path); ; p = filepath.Dir(p) {
+		if _, err := os.Stat(p); err == nil || filepath.Dir(p) == p {
+			break
+		}
+		made = append(made, p)
+	}
+	if err := os.MkdirAll(o.path, 0o755); err != nil {
+		return nil, fmt.Errorf("selfplay: -out %s: cannot create the directory: %w", o.path, err)
+	}
+	return made, nil
+}
+
+// lock takes the lock of the shard's files (outlock): a single file's own
+// lock, or in a directory the lock of the shard's part files (their name's
+// stem, part-sKKKofNNN), so that the shards of a job write one directory
+// at once while two runs of one shard refuse each other.
+func (o *output) lock() (*outlock.Lock, error) {
+	if o.single {
+		l, err := outlock.Acquire(o.path)
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: -out %w", err)
+		}
+		return l, nil
+	}
+	l, err := outlock.Acquire(filepath.Join(o.path, strings.TrimSuffix(o.prefix(), "-")))
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: -out %s: shard %v: %w", o.path, o.shard, err)
+	}
+	return l, nil
+}
+
 // scan finds the shard's finished files. Without resume it refuses to mix a
 // new run with an earlier one's part files (a single file is simply
 // replaced when the run ends). With resume it checks that the files were
 // written by the same job and shard and hold a contiguous run of the
 // shard's games from the first, removes files a crash left half-written, and
-// returns how many of the shard's games are done.
-//
-// It first checks, before any game is played, that the output can be
-// written: a directory of part files is made with the directories above it
-// (configs.OutputDir), while a single file's directory must exist
-// (configs.OutputFile).
+// returns how many of the shard's games are done. The caller holds the
+// shard's lock (lock), so that no live run's temporary file is removed.
 func (o *output) scan(resume bool) (done int, err error) {
-	if o.single {
-		if err := configs.OutputFile(o.path); err != nil {
-			return 0, fmt.Errorf("selfplay: -out %w", err)
-		}
-	} else if err := configs.OutputDir(o.path); err != nil {
-		return 0, fmt.Errorf("selfplay: -out %w", err)
-	}
 	if o.single {
 		if _, err := os.Stat(o.path); errors.Is(err, os.ErrNotExist) || !resume {
 			return 0, nil
@@ -219,7 +297,7 @@ func (o *output) readInfo(path string) (partInfo, error) {
 }
 
 // write adds game i of the shard (its rows) to the output, opening a file
-// when none is open and closing a part when it is full.
+// when none is open. The caller closes a part when it is full.
 func (o *output) write(i int, g *Game) error {
 	if o.w == nil {
 		if err := o.open(i); err != nil {
@@ -233,10 +311,12 @@ func (o *output) write(i int, g *Game) error {
 	}
 	o.rows += int64(len(g.Rows))
 	o.to = i + 1
-	if !o.single && o.to-o.from >= o.perPart {
-		return o.closeFile()
-	}
 	return nil
+}
+
+// full reports whether the open file is a part that holds its games.
+func (o *output) full() bool {
+	return o.w != nil && !o.single && o.to-o.from >= o.perPart
 }
 
 func (o *output) open(i int) error {
@@ -282,6 +362,12 @@ func (o *output) closeFile() error {
 	if err := w.SetMetadata(KeyGames, fmt.Sprintf("%d-%d", o.from, o.to)); err != nil {
 		w.Abort()
 		return err
+	}
+	if o.failClose != nil {
+		if err := o.failClose(w.Path()); err != nil {
+			w.Abort()
+			return err
+		}
 	}
 	if err := w.Close(); err != nil {
 		return err

@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"chessforge/configs"
+	"chessforge/datasets"
 	"chessforge/encoder"
 	"chessforge/engine/board"
 	"chessforge/engine/dama/pdn"
@@ -84,29 +86,45 @@ func (g *Game) moves() []board.Move {
 
 // pgnFile appends games to a PGN file (PDN for draughts).
 type pgnFile struct {
-	path string
-	f    *os.File
-	w    *bufio.Writer
+	path  string
+	tmp   string // the temporary name the file has until its first commit; "" after
+	f     *os.File
+	w     *bufio.Writer
+	saved int64 // the file's length up to the last game in a finished dataset file
 }
 
-// openPGN opens path for the games of a run. Without keep games the file
-// starts empty; with it (a resumed run), the file keeps the games whose
-// Round tag names a game that keep accepts, up to the first that it does
-// not, and the new games follow.
+// openPGN opens path for the games of a run. Without keep (a new run) the
+// games go to a new file under the temporary name path+TempSuffix, which
+// replaces path when the first dataset file is finished (commit), so that
+// a run that fails before leaves the earlier PGN file as it was. With keep
+// (a resumed run) the file keeps the games whose Round tag names a game
+// that keep accepts, up to the first that it does not, and the new games
+// follow; a temporary file that a killed new run left is the file then.
 func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
 	if err := configs.OutputFile(path); err != nil {
 		return nil, fmt.Errorf("-pgn %w", err)
+	}
+	tmp := path + datasets.TempSuffix
+	if keep == nil {
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("pgn: %w", err)
+		}
+		return &pgnFile{path: path, tmp: tmp, f: f, w: bufio.NewWriterSize(f, 64*1024)}, nil
+	}
+	// The killed run finished a dataset file, and maybe not renamed this
+	// one after it: its games are here.
+	if err := os.Rename(tmp, path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("pgn: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("pgn: %w", err)
 	}
-	var end int64
-	if keep != nil {
-		if end, err = keptPrefix(f, keep); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("pgn %s: %w", path, err)
-		}
+	end, err := keptPrefix(f, keep)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("pgn %s: %w", path, err)
 	}
 	if err := f.Truncate(end); err != nil {
 		f.Close()
@@ -116,7 +134,7 @@ func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("pgn: %w", err)
 	}
-	return &pgnFile{path: path, f: f, w: bufio.NewWriterSize(f, 64*1024)}, nil
+	return &pgnFile{path: path, f: f, w: bufio.NewWriterSize(f, 64*1024), saved: end}, nil
 }
 
 // keptPrefix returns the length of the leading part of a PGN file written
@@ -188,10 +206,49 @@ func (p *pgnFile) flush() error {
 	return nil
 }
 
+// commit writes the buffered games to the file and marks them as saved:
+// their dataset file is finished. The first commit of a new run's file
+// gives it its name.
+func (p *pgnFile) commit() error {
+	if err := p.flush(); err != nil {
+		return err
+	}
+	if p.tmp != "" {
+		if err := os.Rename(p.tmp, p.path); err != nil {
+			return fmt.Errorf("pgn: %w", err)
+		}
+		p.tmp = ""
+	}
+	end, err := p.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	p.saved = end
+	return nil
+}
+
+// rollback drops the games written since the last commit, whose dataset
+// file could not be finished, so that the file holds the saved games only.
+func (p *pgnFile) rollback() error {
+	p.w.Reset(p.f)
+	if err := p.f.Truncate(p.saved); err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	if _, err := p.f.Seek(p.saved, io.SeekStart); err != nil {
+		return fmt.Errorf("pgn %s: %w", p.path, err)
+	}
+	return nil
+}
+
+// close writes the buffered games and closes the file. A new run's file
+// that was never committed (no dataset file was finished) is removed.
 func (p *pgnFile) close() error {
 	err := p.flush()
 	if e := p.f.Close(); err == nil && e != nil {
 		err = fmt.Errorf("pgn %s: %w", p.path, e)
+	}
+	if p.tmp != "" {
+		os.Remove(p.tmp)
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,11 +14,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/encoder"
 	"chessforge/engine/nnue"
 	"chessforge/engine/pgn"
 	"chessforge/engine/uci"
+	"chessforge/internal/outlock"
 )
 
 // Options are the settings of one run that are not part of the job.
@@ -32,17 +35,24 @@ type Options struct {
 	// number of the shard's games done (tests use it to kill a run at a
 	// known point).
 	afterWrite func(done int)
+	// failClose, when set, is called with a file's path before each
+	// dataset file is finished and before the PGN file's games are written
+	// out with it; an error it returns fails that file as a full disk would
+	// (tests use it to fail a write at a known point).
+	failClose func(path string) error
 	// progressEvery, when positive, is the time between two plain progress
 	// lines (tests shorten it to see every update).
 	progressEvery time.Duration
 }
 
-// Summary is what a run did.
+// Summary is what a run did. Its counts are of the games saved: those in
+// the finished dataset files. Games a run played into a file that it could
+// not finish (a write error) are not counted.
 type Summary struct {
 	Shard        Shard
-	Games        int   // games finished and written by this run
-	Positions    int64 // rows written by this run
-	Done, Total  int   // the shard's games finished so far (earlier runs included), and in all
+	Games        int   // games of this run in finished files
+	Positions    int64 // their rows
+	Done, Total  int   // the shard's games in finished files (earlier runs included), and in all
 	Wins, Draws  int   // this run's results, White's view
 	Losses       int   //
 	Terminations map[datasets.Termination]int
@@ -112,7 +122,13 @@ func loadNetwork(cfg *Config) (*nnue.Network, error) {
 // their numbers, so the output does not depend on the number of workers.
 // When ctx is cancelled Run stops starting games, drops the ones in flight,
 // closes the files validly and returns the summary with Interrupted set and
-// a nil error. A write error stops the run with a *WriteError.
+// a nil error. A write error stops the run with a *WriteError and the
+// summary of the files finished before it.
+//
+// Every output is checked before any work, and a run that fails before its
+// first game leaves nothing behind. The run holds the lock (outlock) of the
+// shard's files and of its PGN file until it returns: a second run of the
+// same shard or PGN file is refused at once with an *outlock.HeldError.
 func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -124,6 +140,20 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	shard, err := ResolveShard(cfg.Shard, getenv)
 	if err != nil {
 		return nil, err
+	}
+	out := newOutput(&cfg, shard, nil)
+	out.failClose = opt.failClose
+	pgnPath := PGNPath(cfg.PGN, shard)
+	// Every output is checked before anything is read, made or played, so
+	// that a run that fails at once leaves nothing behind.
+	if err := out.check(); err != nil {
+		return nil, err
+	}
+	if pgnPath != "" && (out.single || filepath.Clean(filepath.Dir(pgnPath)) != filepath.Clean(out.path)) {
+		// (A PGN file in the directory of part files is checked with it.)
+		if err := configs.OutputFile(pgnPath); err != nil {
+			return nil, fmt.Errorf("selfplay: -pgn %w", err)
+		}
 	}
 	var book []pgn.Opening
 	if cfg.Book != "" {
@@ -139,68 +169,69 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if net != nil {
 		netID = net.ID()
 	}
-	jobJSON, err := jobRecord(&cfg, shard.N, uci.Version, netID)
-	if err != nil {
+	if out.job, err = jobRecord(&cfg, shard.N, uci.Version, netID); err != nil {
 		return nil, err
 	}
 	players, err := newPlayers(&cfg, net, book)
 	if err != nil {
 		return nil, err
 	}
-
-	out := newOutput(&cfg, shard, jobJSON)
 	out.eval, out.network = EvalHandCrafted, netID
 	if net != nil {
 		out.eval = EvalNNUE
 	}
-	done, err := out.scan(opt.Resume)
+
+	sum, pgnOut, release, err := start(&cfg, shard, out, pgnPath, opt.Resume)
 	if err != nil {
 		return nil, err
 	}
-	sum := &Summary{
-		Shard: shard, Done: done, Total: shard.Games(cfg.Games), Out: cfg.Out,
-		Terminations: map[datasets.Termination]int{},
-		PGN:          PGNPath(cfg.PGN, shard),
-	}
-	var pgn *pgnFile
-	if sum.PGN != "" {
-		var keep func(int) bool
-		if opt.Resume {
-			keep = func(g int) bool {
-				return (g-(shard.K-1))%shard.N == 0 && (g-(shard.K-1))/shard.N < done
-			}
-		}
-		if pgn, err = openPGN(sum.PGN, keep); err != nil {
-			return nil, fmt.Errorf("selfplay: %w", err)
-		}
-	}
-	if out.single && done > 0 && done < sum.Total {
-		if err := out.reopenSingle(done); err != nil {
-			if pgn != nil {
-				pgn.close()
-			}
-			return nil, err
-		}
-	}
+	defer release()
 
-	start := time.Now()
+	begin := time.Now()
+	done := sum.Done
+	saved := sum.snapshot() // the counts of the games in finished files
 	bar := newProgress(opt.Progress, sum, opt.progressEvery)
+	// finish finishes the open file, the PGN file's games first: a game
+	// is saved when both hold it.
+	finish := func() error {
+		wrote := out.w != nil
+		if pgnOut != nil {
+			if opt.failClose != nil {
+				if err := opt.failClose(pgnOut.path); err != nil {
+					return err
+				}
+			}
+			if err := pgnOut.flush(); err != nil {
+				return err
+			}
+		}
+		if err := out.closeFile(); err != nil {
+			return err
+		}
+		if pgnOut != nil && wrote {
+			if err := pgnOut.commit(); err != nil {
+				return err
+			}
+		}
+		saved = sum.snapshot()
+		return nil
+	}
 	werr := play(ctx, &cfg, players, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
 		if err := out.write(i, g); err != nil {
 			return &WriteError{err}
 		}
-		if pgn != nil {
-			if err := pgn.write(g); err != nil {
+		if pgnOut != nil {
+			if err := pgnOut.write(g); err != nil {
 				return &WriteError{err}
-			}
-			if out.w == nil { // a part was closed: its games are in the PGN file too
-				if err := pgn.flush(); err != nil {
-					return &WriteError{err}
-				}
 			}
 		}
 		sum.add(g)
 		sum.Done = i + 1
+		if out.full() {
+			if err := finish(); err != nil {
+				return &WriteError{err}
+			}
+		}
 		bar.update(sum)
 		if opt.afterWrite != nil {
 			opt.afterWrite(sum.Done)
@@ -208,24 +239,116 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		return nil
 	})
 	if werr == nil {
-		if err := out.closeFile(); err != nil {
+		if err := finish(); err != nil {
 			werr = &WriteError{err}
 		}
-	} else {
-		// The file being written may be what failed: keep the finished ones only.
+	}
+	if werr != nil {
+		// The file being written may be what failed: keep the finished
+		// ones only, and count, and keep in the PGN file, only their games.
 		out.abort()
+		*sum = saved
+		if pgnOut != nil {
+			pgnOut.rollback()
+		}
 	}
-	if pgn != nil {
-		if err := pgn.close(); err != nil && werr == nil {
+	if pgnOut != nil {
+		if err := pgnOut.close(); err != nil && werr == nil {
 			werr = &WriteError{err}
 		}
 	}
-	sum.Elapsed = time.Since(start)
+	sum.Elapsed = time.Since(begin)
 	sum.Files = slices.Clone(out.files)
 	sum.Interrupted = sum.Done < sum.Total
 	sum.countUnique()
 	bar.finish(sum)
 	return sum, werr
+}
+
+// start readies the outputs of a run whose settings are checked and whose
+// inputs are read: it makes the directory of part files, takes the locks
+// of the shard's files and of the PGN file, finds what earlier runs
+// finished (with resume) and opens the files. It returns the summary of
+// the run so far, the PGN file (nil for none), and release, which drops
+// the locks. When it fails it leaves nothing it made.
+func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool) (sum *Summary, pgnOut *pgnFile, release func(), err error) {
+	var locks []*outlock.Lock
+	drop := func() {
+		for _, l := range slices.Backward(locks) {
+			l.Release()
+		}
+	}
+	made, err := out.makeDir()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pgnMade := false // a resumed run's PGN file, made by openPGN
+	defer func() {
+		if err == nil {
+			return
+		}
+		if pgnOut != nil {
+			pgnOut.close() // a new run's file goes with it
+			if pgnMade {
+				os.Remove(pgnPath)
+			}
+		}
+		drop()
+		for _, d := range made {
+			os.Remove(d) // only while empty
+		}
+	}()
+	l, err := out.lock()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	locks = append(locks, l)
+	if pgnPath != "" {
+		if l, err = outlock.Acquire(pgnPath); err != nil {
+			return nil, nil, nil, fmt.Errorf("selfplay: -pgn %w", err)
+		}
+		locks = append(locks, l)
+	}
+	done, err := out.scan(resume)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sum = &Summary{
+		Shard: shard, Done: done, Total: shard.Games(cfg.Games), Out: cfg.Out,
+		Terminations: map[datasets.Termination]int{},
+		PGN:          pgnPath,
+	}
+	if pgnPath != "" {
+		var keep func(int) bool
+		if done > 0 { // else a resumed run starts afresh, the PGN file too
+			keep = func(g int) bool {
+				return (g-(shard.K-1))%shard.N == 0 && (g-(shard.K-1))/shard.N < done
+			}
+			pgnMade = true
+			for _, p := range []string{pgnPath, pgnPath + datasets.TempSuffix} {
+				if _, err := os.Stat(p); err == nil {
+					pgnMade = false
+				}
+			}
+		}
+		if pgnOut, err = openPGN(pgnPath, keep); err != nil {
+			return nil, nil, nil, fmt.Errorf("selfplay: %w", err)
+		}
+	}
+	if out.single && done > 0 && done < sum.Total {
+		if err := out.reopenSingle(done); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return sum, pgnOut, drop, nil
+}
+
+// snapshot returns a copy of s's counts, for restoring them: the rows'
+// keys it holds stay as they are, since later games only append to them.
+func (s *Summary) snapshot() Summary {
+	c := *s
+	c.Terminations = maps.Clone(s.Terminations)
+	return c
 }
 
 // add counts a written game.

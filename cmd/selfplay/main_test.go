@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"chessforge/datasets"
+	"chessforge/internal/outlock"
 	"chessforge/selfplay"
 )
 
@@ -218,4 +219,46 @@ func checkParts(t *testing.T, out string) []string {
 		ranges = append(ranges, rng)
 	}
 	return ranges
+}
+
+// TestOutputsOfALiveRunAndBadOutputsAreRefused checks, through the
+// command, that an output another process holds is refused at once with
+// exit 1 and the holder's pid, that an output that cannot be written
+// leaves nothing behind, and that a config file with a key given twice is
+// a usage error naming its line.
+func TestOutputsOfALiveRunAndBadOutputsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.parquet")
+	l, err := outlock.Acquire(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-games", "1", "-nodes", "100", "-quiet", "-out", out, "-resume"}, &stdout, &stderr)
+	want := fmt.Sprintf("selfplay: -out %s is being written by process %d", out, os.Getpid())
+	if code != 1 || !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q, want 1 and a line starting %q", code, stderr.String(), want)
+	}
+	l.Release()
+
+	stderr.Reset()
+	parts := filepath.Join(dir, "o")
+	code = run([]string{"-games", "1", "-nodes", "100", "-quiet", "-out", parts, "-pgn", "/nonexistent/x.pgn"}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "-pgn /nonexistent/x.pgn: directory /nonexistent does not exist") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(parts); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the failed run made %s: %v", parts, err)
+	}
+
+	stderr.Reset()
+	config := filepath.Join(dir, "job.json")
+	os.WriteFile(config, []byte("{\n  \"games\": 1,\n  \"games\": 2\n}\n"), 0o644)
+	code = run([]string{"-config", config, "-out", out}, &stdout, &stderr)
+	if want := `job.json: line 3: key "games" given twice (first on line 2)`; code != 2 || !strings.Contains(stderr.String(), want) {
+		t.Fatalf("exit %d, stderr %q, want 2 and %q", code, stderr.String(), want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("left in %s: %v", dir, entries)
+	}
 }
