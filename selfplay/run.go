@@ -144,6 +144,25 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	out := newOutput(&cfg, shard, nil)
 	out.failClose = opt.failClose
 	pgnPath := PGNPath(cfg.PGN, shard)
+	// No output may be one of the run's inputs (the book, the network), nor
+	// the PGN the dataset file.
+	inputs := []string{cfg.Book, cfg.EvalFile}
+	if out.single {
+		err = configs.NotAnInput(out.path, inputs...)
+	} else {
+		err = configs.NotAnInputDir(out.path, inputs...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: -out %w", err)
+	}
+	if out.single && pgnPath != "" && sameOutput(pgnPath, out.path) {
+		return nil, configs.Usagef("selfplay: -pgn %s is the -out file %s: choose another name", pgnPath, out.path)
+	}
+	if pgnPath != "" {
+		if err := configs.NotAnInput(pgnPath, inputs...); err != nil {
+			return nil, fmt.Errorf("selfplay: -pgn %w", err)
+		}
+	}
 	// Every output is checked before anything is read, made or played, so
 	// that a run that fails at once leaves nothing behind.
 	if err := out.check(); err != nil {
@@ -479,4 +498,21 @@ func play(ctx context.Context, cfg *Config, newPlayer func() gamePlayer, shard S
 		return cause // a game failed
 	}
 	return nil
+}
+
+// sameOutput reports whether the output paths a and b, which need not
+// exist yet, name one file: the same file when both exist, else the same
+// name in the same directory.
+func sameOutput(a, b string) bool {
+	if sa, err := os.Stat(a); err == nil {
+		if sb, err := os.Stat(b); err == nil {
+			return os.SameFile(sa, sb)
+		}
+	}
+	if filepath.Base(a) != filepath.Base(b) {
+		return false
+	}
+	da, errA := os.Stat(filepath.Dir(a))
+	db, errB := os.Stat(filepath.Dir(b))
+	return errA == nil && errB == nil && os.SameFile(da, db)
 }

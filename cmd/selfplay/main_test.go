@@ -262,3 +262,38 @@ func TestOutputsOfALiveRunAndBadOutputsAreRefused(t *testing.T) {
 		t.Fatalf("left in %s: %v", dir, entries)
 	}
 }
+
+func TestAnOutputThatIsAnInputIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.epd")
+	text := []byte("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
+	if err := os.WriteFile(book, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.epd")
+	if err := os.Symlink(book, link); err != nil {
+		t.Fatal(err)
+	}
+	parts := filepath.Join(dir, "o")
+	single := filepath.Join(dir, "x.parquet")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-book", book, "-out", parts, "-pgn", link}, "-pgn " + link + " is the input " + book},
+		{[]string{"-book", book, "-out", parts, "-pgn", filepath.Join(dir, ".", "book.epd")}, "is the input " + book},
+		{[]string{"-out", single, "-pgn", filepath.Join(dir, "o", "..", "x.parquet")}, "is the -out file " + single},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"-games", "1", "-nodes", "100", "-quiet"}, c.args...)
+		if code := run(args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, code, stderr.String(), c.want)
+		}
+		if got, err := os.ReadFile(book); err != nil || !bytes.Equal(got, text) {
+			t.Fatalf("%v: the book now holds %q (%v)", c.args, got, err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("left in %s: %v, want only the book and its link", dir, entries)
+	}
+}
