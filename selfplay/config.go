@@ -54,11 +54,12 @@ type Config struct {
 	EndgameShare  float64 `json:"endgame-share" job:"yes" usage:"share of games started from -endgames positions"`
 
 	// NNUE and EvalFile choose the evaluation, as the UCI options Use NNUE
-	// and EvalFile do. Added after the record's form was fixed, they enter
-	// the job record only when set (record:"omitdefault"), so that jobs of
-	// the hand-crafted evaluation keep their records and resume.
-	NNUE     bool   `json:"nnue" job:"yes" record:"omitdefault" usage:"evaluate with a network (-eval-file, or the one embedded in the engine) instead of the hand-crafted evaluation (chess only)"`
-	EvalFile string `json:"eval-file" job:"file" record:"omitdefault" usage:"network file for -nnue (empty: the network embedded in the engine)"`
+	// and EvalFile do: the network by default, as the engine plays. Added
+	// after the record's form was fixed, they enter the job record only
+	// when not zero (record:"omitzero": NNUE only when true), so that jobs
+	// of either evaluation keep the records they were written with.
+	NNUE     bool   `json:"nnue" job:"yes" record:"omitzero" usage:"evaluate with a network (-eval-file, or the one embedded in the engine), as the engine does; -nnue=false plays the hand-crafted evaluation (chess only)"`
+	EvalFile string `json:"eval-file" job:"file" record:"omitzero" usage:"network file for -nnue (empty: the network embedded in the engine)"`
 
 	ResignScore int `json:"resign-score" job:"yes" usage:"adjudicate a win when |score| >= this (0: never) ..."`
 	ResignPlies int `json:"resign-plies" job:"yes" usage:"... for this many plies in a row"`
@@ -87,6 +88,7 @@ func DefaultConfig() Config {
 	return Config{
 		Game:          encoder.GameChess,
 		Games:         100,
+		NNUE:          true,
 		Seed:          1,
 		Nodes:         5000,
 		Hash:          16,
@@ -117,6 +119,7 @@ func DefaultConfig() Config {
 func DamaDefaults() Config {
 	c := DefaultConfig()
 	c.Game = encoder.GameDama
+	c.NNUE = false // the networks are chess's
 	c.ResignScore = 400
 	c.ResignPlies = 8
 	c.DrawPlies = 20
@@ -176,7 +179,7 @@ func (c *Config) Validate() error {
 	case c.Depth < 0:
 		return bad("depth", c.Depth, "must not be negative")
 	case c.EvalFile != "" && !c.NNUE:
-		return bad("eval-file", c.EvalFile, "needs -nnue (the hand-crafted evaluation reads no file)")
+		return bad("eval-file", c.EvalFile, "needs the network, and -nnue=false plays the hand-crafted evaluation, which reads no file")
 	case c.Hash < 1:
 		return bad("hash", c.Hash, "need at least 1 MiB")
 	case c.RandomPlies < 0:
@@ -272,7 +275,8 @@ func (c *Config) workers() int {
 // the SHA-256 of its contents under the key with "-sha256" added), in
 // declaration order, then the number of shards and the engine's version,
 // then, with a network, its id (network). A setting tagged
-// record:"omitdefault" is left out while it has DefaultConfig's value.
+// record:"omitdefault" is left out while it has DefaultConfig's value, one
+// tagged record:"omitzero" while it is its type's zero value.
 // Two runs whose records agree produce the same games; -resume compares
 // them byte for byte with the record in the files already written.
 func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) {
@@ -298,8 +302,15 @@ func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) 
 	dv := reflect.ValueOf(&def).Elem()
 	for _, f := range fields {
 		fv := cv.FieldByIndex(f.Index)
-		if f.Tag.Get("record") == "omitdefault" && fv.Equal(dv.FieldByIndex(f.Index)) {
-			continue
+		switch f.Tag.Get("record") {
+		case "omitdefault":
+			if fv.Equal(dv.FieldByIndex(f.Index)) {
+				continue
+			}
+		case "omitzero":
+			if fv.IsZero() {
+				continue
+			}
 		}
 		v := fv.Interface()
 		switch f.Tag.Get("job") {

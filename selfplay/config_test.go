@@ -209,9 +209,20 @@ func TestJobRecordIsTheOneResumeCompares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"games":100,"seed":1,"nodes":5000,"depth":0,"hash":16,"random-plies":4,"multipv-plies":8,"multipv":4,"multipv-margin":40,"book":"","endgames":"","endgame-share":1,"resign-score":1000,"resign-plies":6,"draw-ply":80,"draw-score":10,"draw-plies":12,"max-plies":400,"write-min-ply":8,"shards":1,"engine":"v0"}`
+	want := `{"games":100,"seed":1,"nodes":5000,"depth":0,"hash":16,"random-plies":4,"multipv-plies":8,"multipv":4,"multipv-margin":40,"book":"","endgames":"","endgame-share":1,"nnue":true,"resign-score":1000,"resign-plies":6,"draw-ply":80,"draw-score":10,"draw-plies":12,"max-plies":400,"write-min-ply":8,"shards":1,"engine":"v0"}`
 	if string(got) != want {
 		t.Fatalf("job record\n got %s\nwant %s", got, want)
+	}
+	// A job of the hand-crafted evaluation keeps the record it had when
+	// that was the default: no "nnue" key.
+	hce := DefaultConfig()
+	hce.NNUE = false
+	got, err = jobRecord(&hce, 1, "v0", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(want, `"nnue":true,`, "", 1); string(got) != want {
+		t.Fatalf("job record of -nnue=false\n got %s\nwant %s", got, want)
 	}
 	book := filepath.Join(t.TempDir(), "book.epd")
 	writeFile(t, book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
@@ -306,7 +317,7 @@ func TestGameHelpNamesTheDefaultsDamaChanges(t *testing.T) {
 	if _, err := configs.Bind(fs, &c, ""); err != nil {
 		t.Fatal(err)
 	}
-	want := "the game: chess or dama (Italian draughts); with dama, other defaults: resign-score 400, resign-plies 8, draw-plies 20"
+	want := "the game: chess or dama (Italian draughts); with dama, other defaults: nnue false, resign-score 400, resign-plies 8, draw-plies 20"
 	if got := fs.Lookup("game").Usage; got != want {
 		t.Errorf("-game help %q, want %q", got, want)
 	}

@@ -167,7 +167,8 @@ func TestRunWritesADatasetThatVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	if meta[datasets.KeyEngineVersion] != uci.Version || job["seed"] != float64(cfg.Seed) || job["nodes"] != float64(cfg.Nodes) ||
-		meta[KeyShard] != "1/1" || meta[KeyGames] != "0-6" || meta[KeyEval] != EvalHandCrafted || meta[KeyNetwork] != "" {
+		meta[KeyShard] != "1/1" || meta[KeyGames] != "0-6" || meta[KeyEval] != EvalNNUE || meta[KeyNetwork] != embeddedID(t) ||
+		job["nnue"] != true || job["network"] != embeddedID(t) {
 		t.Fatalf("metadata %v", meta)
 	}
 	pgn, err := os.ReadFile(cfg.PGN)
@@ -213,11 +214,48 @@ func TestRunWithANetworkRecordsIt(t *testing.T) {
 	if _, err := Run(context.Background(), cfg, Options{}); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Fatalf("a bad network file: %v", err)
 	}
-	// -eval-file without -nnue is refused.
+	// -eval-file with -nnue=false is refused.
 	cfg.NNUE = false
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "needs -nnue") {
-		t.Fatalf("-eval-file without -nnue: %v", err)
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "-nnue=false plays the hand-crafted evaluation") {
+		t.Fatalf("-eval-file with -nnue=false: %v", err)
 	}
+}
+
+// TestNNUEFalsePlaysTheHandCraftedEvaluation checks that -nnue=false plays
+// other games than the default, the embedded network, and says so in the
+// metadata, with no network.
+func TestNNUEFalsePlaysTheHandCraftedEvaluation(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games = 2
+	cfg.Out = filepath.Join(dir, "net.parquet")
+	runJob(t, cfg, Options{})
+	cfg.NNUE = false
+	cfg.Out = filepath.Join(dir, "hce.parquet")
+	runJob(t, cfg, Options{})
+	net, hce := fixture.Rows(t, filepath.Join(dir, "net.parquet")), fixture.Rows(t, cfg.Out)
+	checkVerify(t, cfg.Out, len(hce))
+	meta := footer(t, cfg.Out)
+	if meta[KeyEval] != EvalHandCrafted || meta[KeyNetwork] != "" || strings.Contains(meta[datasets.KeyConfig], `"nnue"`) {
+		t.Fatalf("metadata of -nnue=false %v", meta)
+	}
+	same := len(net) == len(hce)
+	for i := 0; same && i < len(net); i++ {
+		same = net[i].ScoreCP == hce[i].ScoreCP && net[i].Move == hce[i].Move
+	}
+	if same {
+		t.Fatal("-nnue=false played the same games, with the same scores, as the network")
+	}
+}
+
+// embeddedID returns the id of the network embedded in the engine.
+func embeddedID(t *testing.T) string {
+	t.Helper()
+	net, err := nnue.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net.ID()
 }
 
 // checkVerify runs what `bin/dataset verify` runs on a dataset and wants

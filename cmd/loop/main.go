@@ -37,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -48,7 +49,9 @@ import (
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
+	"chessforge/datasets"
 	"chessforge/internal/atomicfile"
+	"chessforge/selfplay"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/stats"
 	"chessforge/tuner"
@@ -221,6 +224,15 @@ func runTexel(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	if err := runStage("self-play", "self-play", cmds.selfplay...); err != nil {
 		return err
 	}
+	// The tables are the hand-crafted evaluation's whichever evaluation
+	// played the games (the engine's default, the network, unless the
+	// self-play arguments say -nnue=false): say which.
+	played, err := selfplayEvaluation(work("selfplay"))
+	if err != nil {
+		return err
+	}
+	what = fmt.Sprintf("make %s: the %s tables Texel-tuned on new self-play of %s against those before", cyc.Loop, tables, played)
+	fmt.Fprintf(stdout, "loop: the self-play was played by %s; the tune fits the hand-crafted tables to its games\n", played)
 
 	if err := runStage("tune", "tune", cmds.tune...); err != nil {
 		copyFile(cfg.WeightsFile, backup)
@@ -273,4 +285,28 @@ func runTexel(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	line := fmt.Sprintf("loop: Elo gain %s (%s), new tables %s, %s", eloGain(est), verdict(res), decision, time.Since(start).Round(time.Second))
 	fmt.Fprintf(stdout, "\n%s\n", line)
 	return cyc.Finish(decision, what, "", line)
+}
+
+// selfplayEvaluation names the evaluation that played the self-play in
+// path, from its files' metadata: "the network ID" or "the hand-crafted
+// evaluation" (draughts has only its own).
+func selfplayEvaluation(path string) (string, error) {
+	files, err := datasets.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	names := map[string]bool{}
+	for _, f := range files {
+		switch f.Metadata[selfplay.KeyEval] {
+		case selfplay.EvalNNUE:
+			names["the network "+f.Metadata[selfplay.KeyNetwork]] = true
+		default:
+			names["the hand-crafted evaluation"] = true
+		}
+	}
+	evals := slices.Sorted(maps.Keys(names))
+	if len(evals) != 1 {
+		return "", fmt.Errorf("%s: self-play files of %d evaluations (%s), want one", path, len(evals), strings.Join(evals, ", "))
+	}
+	return evals[0], nil
 }

@@ -16,6 +16,8 @@ import (
 
 	"chessforge/cmd/internal/stage"
 	"chessforge/configs"
+	"chessforge/engine/nnue"
+	"chessforge/selfplay"
 	"chessforge/selfplay/match"
 	"chessforge/selfplay/match/matchtest"
 	"chessforge/selfplay/match/stats"
@@ -416,5 +418,40 @@ func TestCopyFileKeepsTheModificationTime(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(dst); string(data) != "package eval\n" || !info.ModTime().Equal(old) {
 		t.Errorf("copy %q modified %v, want the source's content and %v", data, info.ModTime(), old)
+	}
+}
+
+func TestTheTexelCycleNamesTheEvaluationThatPlayed(t *testing.T) {
+	dir := t.TempDir()
+	play := func(out string, network bool) {
+		cfg := selfplay.DefaultConfig()
+		cfg.Games, cfg.Nodes, cfg.Hash, cfg.MaxPlies, cfg.Workers = 2, 100, 1, 20, 1
+		cfg.NNUE, cfg.Out = network, out
+		if _, err := selfplay.Run(context.Background(), cfg, selfplay.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	net, err := nnue.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(filepath.Join(dir, "net"), true)
+	play(filepath.Join(dir, "hce"), false)
+	for sub, want := range map[string]string{"net": "the network " + net.ID(), "hce": "the hand-crafted evaluation"} {
+		if got, err := selfplayEvaluation(filepath.Join(dir, sub)); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", sub, got, err, want)
+		}
+	}
+	// One directory holding both is no cycle's self-play.
+	mixed := filepath.Join(dir, "mixed")
+	os.Mkdir(mixed, 0o755)
+	for _, sub := range []string{"net", "hce"} {
+		parts, _ := filepath.Glob(filepath.Join(dir, sub, "*.parquet"))
+		for _, p := range parts {
+			os.Link(p, filepath.Join(mixed, sub+"-"+filepath.Base(p)))
+		}
+	}
+	if _, err := selfplayEvaluation(mixed); err == nil || !strings.Contains(err.Error(), "2 evaluations") {
+		t.Errorf("a directory of both evaluations: %v", err)
 	}
 }
