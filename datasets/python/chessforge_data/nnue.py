@@ -4,7 +4,7 @@
 engine/nnue: QA = 255, QB = 64, SCALE = 400). This module is the command
 line, ``chessforge-nnue``:
 
-    chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
+    chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume | --force]
                           [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto] [--preload]
                           [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
@@ -130,7 +130,7 @@ def main(argv=None):
     t.add_argument("--steps", type=natural_int, default=0, help="at most this many steps per epoch (0: all)")
     t.add_argument("--batch-size", type=positive_int, default=1024)
     t.add_argument("--shuffle-buffer", type=natural_int, default=262144)
-    t.add_argument("--lr", type=positive_float, default=1e-3, help="the learning rate of the first epoch")
+    t.add_argument("--lr", type=natural_float, default=1e-3, help="the learning rate of the first epoch")
     t.add_argument("--lr-gamma", type=positive_float, default=1.0,
                    help="multiplies the learning rate after each epoch (epoch e trains at lr*gamma^(e-1))")
     t.add_argument("--lambda", dest="lam", type=unit_float, default=0.0,
@@ -195,7 +195,7 @@ def main(argv=None):
     c.add_argument("--max-material", type=int, default=0,
                    help="use rows whose pieces other than pawns and kings are worth at most this many pawns "
                         "(N, B 3, R 5, Q 9; 0: all rows)")
-    c.add_argument("--every", type=int, default=1, help="read every Nth unit (export shard) only")
+    c.add_argument("--every", type=positive_int, default=1, help="read every Nth unit (export shard) only")
     c.add_argument("--network", help="fit this network file's own score of each position instead of the "
                                      "recorded search score")
     c.add_argument("--min-rows", type=int, default=1000, help="fit a pawn count with at least this many rows")
@@ -253,6 +253,9 @@ def main(argv=None):
             q, _, net_id = read_net(args.net)
             print(f"network {net_id}: pawn table {' '.join(map(str, q['pawn_scale']))}")
         else:
+            for name, given in (("the network", args.net), ("--data", args.data)):
+                if same_file(args.out, given):
+                    raise UsageError(f"--out {args.out} is {name} {given}: the vectors need a file of their own")
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
     except pawnscale.TooFewRows as err:
         print(f"chessforge-nnue: {err}", file=sys.stderr)

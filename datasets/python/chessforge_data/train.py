@@ -25,7 +25,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from . import layout, outlock
-from .cli import UsageError, natural_int, positive_float, positive_int, run, same_file, seed_int
+from .cli import UsageError, natural_float, natural_int, positive_int, run, same_file, seed_int
 from .dataset import ChessDataset
 from .layout import NUM_PLANES, POLICY_SIZE
 
@@ -158,7 +158,7 @@ def parser():
     p.add_argument("--epochs", type=positive_int, default=2)
     p.add_argument("--batch-size", type=positive_int, default=256)
     p.add_argument("--max-steps", type=natural_int, default=0, help="stop each epoch after this many steps (0: whole epoch)")
-    p.add_argument("--lr", type=positive_float, default=1e-3)
+    p.add_argument("--lr", type=natural_float, default=1e-3)
     p.add_argument("--channels", type=positive_int, default=32)
     p.add_argument("--blocks", type=natural_int, default=2)
     p.add_argument("--shuffle-buffer", type=natural_int, default=65536)

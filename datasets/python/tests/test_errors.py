@@ -247,7 +247,7 @@ class Errors(Case):
 
     def test_ranges_are_checked_before_any_work(self):
         out = self.path("ck")
-        for option, value in (("--lambda", "2"), ("--lambda", "-0.5"), ("--epochs", "0"), ("--lr", "0"),
+        for option, value in (("--lambda", "2"), ("--lambda", "-0.5"), ("--epochs", "0"), ("--lr", "-1"),
                               ("--lr", "nan"), ("--batch-size", "0"), ("--lr-gamma", "-1"), ("--seed", "-1"),
                               ("--steps", "-1"), ("--init-scale", "0"), ("--val-every", "-2")):
             with self.subTest(option=option, value=value):
@@ -281,6 +281,11 @@ class Errors(Case):
         self.refused(command("train", data, "--out", data, cwd=self.tmp), 2, data)
         self.assertEqual(tree(data), before)
         self.assertEqual(tree(parquet), parquet_before)
+        fens = self.path("fen.txt")
+        shutil.copy(os.path.join(fixture.directory(), "fen.txt"), fens)
+        fens_before = tree(fens)
+        self.refused(command("nnue", "vectors", NETWORK, "--data", fens, "--out", fens), 2, fens)
+        self.assertEqual(tree(fens), fens_before)
 
 
 class Locks(Case):
