@@ -160,6 +160,11 @@ class Runs(Case):
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertNotIn("Traceback", r.stderr)
         self.assertEqual(tree(out), before)
+        # A new directory is made only for the first checkpoint.
+        fresh = self.path("new", "ck")
+        self.assertEqual(self.train(fresh, "--epochs", "1", data=broken).returncode, 1)
+        self.assertFalse(os.path.exists(self.path("new")))
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["broken", "ck"])
         r = self.trained(out, "--epochs", "1", "--seed", "2", "--force")
         self.assertIn("--force", r.stderr)
         self.assertEqual(sorted(os.listdir(out)), ["epoch-0001.pt", "run.json"])
