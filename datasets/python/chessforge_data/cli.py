@@ -69,10 +69,11 @@ def _number(kind, low=None, high=None, low_open=False):
     return parse
 
 
-#: Integers of at least 1, of at least 0; a count of seeds (0 to 2^63 - 1).
+#: Integers of at least 1; of at least 0; a seed, 0 to 2^32 - 1 (which
+#: the trainers' generators take whatever they mix it with).
 positive_int = _number(int, 1)
 natural_int = _number(int, 0)
-seed_int = _number(int, 0, 2**63 - 1)
+seed_int = _number(int, 0, 2**32 - 1)
 #: Floats above 0; in [0, 1].
 positive_float = _number(float, 0, low_open=True)
 natural_float = _number(float, 0)

@@ -115,7 +115,9 @@ def export_checked(args):
 
 def main(argv=None):
     """Run chessforge-nnue with these arguments (default: sys.argv[1:]);
-    returns the exit status, 1 with the error on stderr."""
+    returns the exit status, with a user's error on one line of stderr: 2
+    for the command line (argparse's, or a refused --out), 1 for failed
+    work (a file that cannot be read)."""
     argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(prog="chessforge-nnue", description="Train, export and check the engine's NNUE.")
     sub = p.add_subparsers(dest="cmd", required=True)
