@@ -467,8 +467,8 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
                "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     replaced = found if force else []
     if replaced:
-        print(f"--force: a new run {run_id} in {args.out}; its first checkpoint replaces the "
-              f"{len(replaced)} there ({_names(replaced)})", file=sys.stderr, flush=True)
+        print(f"--force: a new run {run_id} in {args.out}; its first checkpoint replaces "
+              f"{_names(replaced)} there", file=sys.stderr, flush=True)
     torch.manual_seed(args.seed)
     model = Net(args.init_scale, args.buckets, args.hidden).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
