@@ -14,11 +14,14 @@ compact rows), or with ``--dataloader`` through a plain
 
 import argparse
 import resource
+import sys
 import time
 
 import torch
 from torch.utils.data import DataLoader
 
+from . import cli
+from .cli import natural_int, positive_int
 from .dataset import ChessDataset
 
 
@@ -47,23 +50,26 @@ def run(path, batch_size=256, shuffle_buffer=65536, workers=0, epochs=2, side_to
 def main(argv=None):
     p = argparse.ArgumentParser(prog="chessforge-bench", description=__doc__.split("\n\n")[0])
     p.add_argument("path", help="NumPy export directory, or Parquet file/directory/glob (needs pyarrow)")
-    p.add_argument("--batch-size", type=int, default=256)
-    p.add_argument("--shuffle-buffer", type=int, default=65536)
-    p.add_argument("--workers", type=int, default=0, help="DataLoader worker processes")
-    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch-size", type=positive_int, default=256)
+    p.add_argument("--shuffle-buffer", type=natural_int, default=65536)
+    p.add_argument("--workers", type=natural_int, default=0, help="DataLoader worker processes")
+    p.add_argument("--epochs", type=positive_int, default=2)
     p.add_argument("--dataloader", action="store_true",
                    help="read through a plain DataLoader (workers send float32 planes)")
     p.add_argument("--side-to-move", action="store_true", help="mirror rows with Black to move")
-    p.add_argument("--min-ply", type=int, default=0, help="read-time filter: keep rows with ply >= N")
+    p.add_argument("--min-ply", type=natural_int, default=0, help="read-time filter: keep rows with ply >= N")
     p.add_argument("--skip-captures", action="store_true", help="read-time filter: drop captures and promotions")
-    p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    p.add_argument("--threads", type=positive_int, default=1, help="torch CPU threads")
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
-    n, wall, cpu = run(a.path, a.batch_size, a.shuffle_buffer, a.workers, a.epochs, a.side_to_move, a.dataloader,
-                       min_ply=a.min_ply, skip_captures=a.skip_captures)
-    print(f"loader: {n} positions, {wall:.2f} s, {n / max(wall, 1e-9):.0f} positions/s, "
-          f"{n / max(cpu, 1e-9):.0f} positions per CPU second")
+
+    def work():
+        n, wall, cpu = run(a.path, a.batch_size, a.shuffle_buffer, a.workers, a.epochs, a.side_to_move,
+                           a.dataloader, min_ply=a.min_ply, skip_captures=a.skip_captures)
+        print(f"loader: {n} positions, {wall:.2f} s, {n / max(wall, 1e-9):.0f} positions/s, "
+              f"{n / max(cpu, 1e-9):.0f} positions per CPU second")
+    return cli.run("chessforge-bench", work)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,7 +4,7 @@
 engine/nnue: QA = 255, QB = 64, SCALE = 400). This module is the command
 line, ``chessforge-nnue``:
 
-    chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume]
+    chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume | --force]
                           [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto] [--preload]
                           [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
@@ -37,9 +37,12 @@ writes a whole table chosen by matches.
 """
 
 import argparse
+import os
 import sys
 
-from . import pawnscale
+from . import outlock, pawnscale
+from .cli import (MissingDependency, UsageError, device, message, natural_float, natural_int, positive_float,
+                  positive_int, same_file, seed_int, unit_float)
 from .nnue_check import network_scores, read_fens, vectors
 from .nnue_export import (ACTIVATION_SCRELU, FEATURES_MIRRORED, FEATURES_PLAIN, HEADER, HEADER_V1,
                           LEGACY_PAWN_SCALE, MAGIC, PAWN_GROUPS, PAWN_SCALE_ONE, QA, QB, VERSION,
@@ -48,7 +51,8 @@ from .nnue_export import (ACTIVATION_SCRELU, FEATURES_MIRRORED, FEATURES_PLAIN, 
 from .nnue_model import (BUCKETS, CLIP, HIDDEN, HIDDEN_STEP, INPUTS, MAX_HIDDEN, SCALE, THEM, WIDTH_RULE, Net,
                          architecture, batch_features, bucket, dense_features, fen_features, piece_bits,
                          sparse_features, valid_hidden)
-from .nnue_train import INPUTS_CHOICES, Preloaded, epoch_lr, evaluate, initial_state, train, with_buckets
+from .nnue_train import (INPUTS_CHOICES, Preloaded, epoch_lr, evaluate, initial_state, read_checkpoint, train,
+                         with_buckets)
 
 __all__ = [
     # nnue_model
@@ -61,11 +65,12 @@ __all__ = [
     "check_pawn_scale", "quantize", "tdiv", "quantized_eval", "write_net", "read_net", "dequantize", "export",
     "set_pawn_scale",
     # nnue_train
-    "INPUTS_CHOICES", "initial_state", "with_buckets", "evaluate", "Preloaded", "epoch_lr", "train",
+    "INPUTS_CHOICES", "initial_state", "read_checkpoint", "with_buckets", "evaluate", "Preloaded", "epoch_lr",
+    "train",
     # nnue_check
     "network_scores", "read_fens", "vectors",
     # the command line
-    "matching_level", "parse_pawn_scale", "main",
+    "matching_level", "parse_pawn_scale", "export_checked", "main",
 ]
 
 
@@ -95,9 +100,24 @@ def parse_pawn_scale(text):
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def export_checked(args):
+    """export with its output checked first: not the checkpoint itself
+    nor a directory, and locked while it is written; returns the id."""
+    if same_file(args.out, args.checkpoint):
+        raise UsageError(f"--out {args.out} is the checkpoint {args.checkpoint}: the network file needs a name "
+                         f"of its own")
+    if os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out} is a directory: give the network file's name")
+    with outlock.acquire(args.out):
+        read_checkpoint(args.checkpoint)  # a clear error for a file that is not a checkpoint
+        return export(args.checkpoint, args.out, args.pawn_scale)
+
+
 def main(argv=None):
     """Run chessforge-nnue with these arguments (default: sys.argv[1:]);
-    returns the exit status, 1 with the error on stderr."""
+    returns the exit status, with a user's error on one line of stderr: 2
+    for the command line (argparse's, or a refused --out), 1 for failed
+    work (a file that cannot be read)."""
     argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(prog="chessforge-nnue", description="Train, export and check the engine's NNUE.")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -107,19 +127,19 @@ def main(argv=None):
     t.add_argument("--out", required=True, help="directory of the checkpoints (epoch-NNNN.pt)")
     t.add_argument("--val", help="validation dataset (default: every --val-every-th unit of DATA, taken "
                                  "in the order given, held out)")
-    t.add_argument("--val-every", type=int, default=10, help="hold out every Nth unit when --val is absent")
-    t.add_argument("--epochs", type=int, default=4, help="total epochs (with --resume: up to this many)")
-    t.add_argument("--steps", type=int, default=0, help="at most this many steps per epoch (0: all)")
-    t.add_argument("--batch-size", type=int, default=1024)
-    t.add_argument("--shuffle-buffer", type=int, default=262144)
-    t.add_argument("--lr", type=float, default=1e-3, help="the learning rate of the first epoch")
-    t.add_argument("--lr-gamma", type=float, default=1.0,
+    t.add_argument("--val-every", type=natural_int, default=10, help="hold out every Nth unit when --val is absent")
+    t.add_argument("--epochs", type=positive_int, default=4, help="total epochs (with --resume: up to this many)")
+    t.add_argument("--steps", type=natural_int, default=0, help="at most this many steps per epoch (0: all)")
+    t.add_argument("--batch-size", type=positive_int, default=1024)
+    t.add_argument("--shuffle-buffer", type=natural_int, default=262144)
+    t.add_argument("--lr", type=natural_float, default=1e-3, help="the learning rate of the first epoch")
+    t.add_argument("--lr-gamma", type=positive_float, default=1.0,
                    help="multiplies the learning rate after each epoch (epoch e trains at lr*gamma^(e-1))")
-    t.add_argument("--lambda", dest="lam", type=float, default=0.0,
+    t.add_argument("--lambda", dest="lam", type=unit_float, default=0.0,
                    help="weight of the game result in the target (the rest: sigmoid(score/400)); "
                         "0 by default: with a few million positions the result term overfits")
-    t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--init-scale", type=float, default=1.0,
+    t.add_argument("--seed", type=seed_int, default=1)
+    t.add_argument("--init-scale", type=positive_float, default=1.0,
                    help="scale of the initial W1 (uniform +-0.1 s) and W2 (+-0.05 s sqrt(256/H)); clipped")
     t.add_argument("--hidden", type=int,
                    help=f"accumulator width per perspective, {WIDTH_RULE} "
@@ -130,8 +150,8 @@ def main(argv=None):
     t.add_argument("--mirror", action="store_const", const=True,
                    help="king-mirrored features: each side's squares file-mirrored while its king is on files e-h "
                         "(default: as the --init network has them, else plain)")
-    t.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
-    t.add_argument("--device", help="cpu or cuda (default: cuda when present)")
+    t.add_argument("--threads", type=natural_int, default=0, help="torch CPU threads (0: torch's default)")
+    t.add_argument("--device", type=device, help="cpu, cuda or cuda:N (default: cuda when present)")
     t.add_argument("--inputs", choices=INPUTS_CHOICES, default="auto",
                    help="the features as sparse lists (EmbeddingBag) or dense rows (matrix products); "
                         "auto: dense on CUDA, sparse on the CPU. The same network up to float rounding")
@@ -139,16 +159,22 @@ def main(argv=None):
                    help="read the rows the filters keep once and keep them on the device (96 bytes a position), "
                         "each epoch drawing them all in a random order from the seed and the epoch; "
                         "--shuffle-buffer is not used. What keeps a GPU busy")
-    t.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
+    start = t.add_mutually_exclusive_group()
+    start.add_argument("--resume", action="store_true",
+                       help="continue the run whose checkpoints --out holds, from its last (a new run when it "
+                            "holds none); a directory mixing runs is refused")
+    start.add_argument("--force", action="store_true",
+                       help="start a new run even where --out holds another run's checkpoints: the new run's "
+                            "first checkpoint replaces them")
     t.add_argument("--init", help="start from this checkpoint's (.pt) or network file's (.nnue) weights "
                                   "instead of random ones (a fresh optimizer; epochs count from 1)")
-    t.add_argument("--progress", type=float, default=10,
+    t.add_argument("--progress", type=natural_float, default=10,
                    help="seconds between progress lines within an epoch, on stderr (0: none)")
-    t.add_argument("--min-ply", type=int, default=0)
-    t.add_argument("--max-score", type=int, default=0)
+    t.add_argument("--min-ply", type=natural_int, default=0)
+    t.add_argument("--max-score", type=natural_int, default=0)
     t.add_argument("--skip-in-check", action="store_true")
     t.add_argument("--skip-captures", action="store_true")
-    t.add_argument("--disagree-score", type=int, default=0)
+    t.add_argument("--disagree-score", type=natural_int, default=0)
     e = sub.add_parser("export", help="quantize a checkpoint into the engine's network file")
     e.add_argument("checkpoint")
     e.add_argument("--out", required=True)
@@ -162,7 +188,7 @@ def main(argv=None):
     v.add_argument("net")
     v.add_argument("--data", required=True, help="FEN text file, pyfixture directory (fen.txt) or Parquet")
     v.add_argument("--out", required=True)
-    v.add_argument("-n", type=int, default=1200)
+    v.add_argument("-n", type=positive_int, default=1200)
     c = sub.add_parser("pawnscale", help="measure how the side ahead's pawns change what its score is worth "
                                          "and fit a network's pawn table (engine/nnue/pawnscale.go)")
     c.add_argument("data", nargs="+", help="NumPy export directory or Parquet file/directory/glob; several are read as one")
@@ -171,7 +197,7 @@ def main(argv=None):
     c.add_argument("--max-material", type=int, default=0,
                    help="use rows whose pieces other than pawns and kings are worth at most this many pawns "
                         "(N, B 3, R 5, Q 9; 0: all rows)")
-    c.add_argument("--every", type=int, default=1, help="read every Nth unit (export shard) only")
+    c.add_argument("--every", type=positive_int, default=1, help="read every Nth unit (export shard) only")
     c.add_argument("--network", help="fit this network file's own score of each position instead of the "
                                      "recorded search score")
     c.add_argument("--min-rows", type=int, default=1000, help="fit a pawn count with at least this many rows")
@@ -193,7 +219,7 @@ def main(argv=None):
             path = train(args)
             print(f"checkpoint {path}")
         elif args.cmd == "export":
-            print(f"wrote {args.out}: network {export(args.checkpoint, args.out, args.pawn_scale)}")
+            print(f"wrote {args.out}: network {export_checked(args)}")
         elif args.cmd == "pawnscale":
             if args.min_rows < 1:
                 raise ValueError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
@@ -229,12 +255,18 @@ def main(argv=None):
             q, _, net_id = read_net(args.net)
             print(f"network {net_id}: pawn table {' '.join(map(str, q['pawn_scale']))}")
         else:
+            for name, given in (("the network", args.net), ("--data", args.data)):
+                if same_file(args.out, given):
+                    raise UsageError(f"--out {args.out} is {name} {given}: the vectors need a file of their own")
             print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
     except pawnscale.TooFewRows as err:
         print(f"chessforge-nnue: {err}", file=sys.stderr)
         return pawnscale.EXIT_TOO_FEW
-    except (OSError, ValueError, ImportError) as err:
-        print(f"chessforge-nnue: {err}", file=sys.stderr)
+    except UsageError as err:
+        print(f"chessforge-nnue: {message(err)}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError, MissingDependency) as err:
+        print(f"chessforge-nnue: {message(err)}", file=sys.stderr)
         return 1
     return 0
 

@@ -18,16 +18,20 @@ is what keeps a GPU busy: streamed, the CPU's reading is the bottleneck.
 
 import datetime
 import glob
+import json
 import os
+import pickle
+import secrets
 import sys
 import time
 
 import numpy as np
 import torch
 
-from . import layout
+from . import layout, outlock
+from .cli import UsageError, same_file
 from .dataset import ChessDataset
-from .nnue_export import dequantize, read_net
+from .nnue_export import MAGIC, dequantize, read_net
 from .nnue_model import HIDDEN, WIDTH_RULE, Net, architecture, dense_features, piece_bits, sparse_features, valid_hidden
 
 
@@ -43,9 +47,30 @@ def initial_state(path, buckets=None):
     elif not os.path.isfile(path):
         raise ValueError(f"--init {path}: no such file")
     else:
-        ck = torch.load(path, map_location="cpu")
+        ck = read_checkpoint(path)
         state, mirror, pawns = ck["model"], ck.get("settings", {}).get("mirror", False), ck.get("pawn_scale")
     return with_buckets(state, buckets, path), mirror, pawns
+
+
+def read_checkpoint(path):
+    """A checkpoint of chessforge-nnue train, read onto the CPU; a file
+    that is not one (a network file, an empty or truncated one, another
+    torch file) is a ValueError naming it."""
+    with open(path, "rb") as f:
+        head = f.read(len(MAGIC))
+    if head == MAGIC:
+        raise ValueError(f"{path} is a network file, not a checkpoint (.pt)")
+    if not head:
+        raise ValueError(f"{path}: empty, not a checkpoint (.pt)")
+    try:
+        ck = torch.load(path, map_location="cpu")
+    except (pickle.UnpicklingError, EOFError, RuntimeError, ValueError) as err:
+        # RuntimeError: torch's zip reader on a truncated file.
+        raise ValueError(f"{path}: truncated or not a checkpoint (.pt): {err}") from None
+    if not isinstance(ck, dict) or not isinstance(ck.get("model"), dict) or "ft.weight" not in ck["model"] \
+            or not {"settings", "epoch", "history"} <= ck.keys():
+        raise ValueError(f"{path}: not a checkpoint of chessforge-nnue train (no network, settings and epoch)")
+    return ck
 
 
 def with_buckets(state, buckets, path):
@@ -187,8 +212,154 @@ _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_b
 _ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN, "preload": False}
 
 
+#: The file of a run's directory that names its run, written with the
+#: run's first checkpoint: its run id, command, settings and start.
+RUN_FILE = "run.json"
+
+
 def _checkpoints(out):
-    return sorted(glob.glob(os.path.join(out, "epoch-*.pt")))
+    return sorted(glob.glob(os.path.join(glob.escape(out), "epoch-*.pt")))
+
+
+def _names(paths):
+    """Checkpoint files for a message."""
+    names = [os.path.basename(p) for p in paths]
+    return names[0] if len(names) == 1 else f"{names[0]} to {names[-1]} ({len(names)} files)"
+
+
+def _run_name(ck):
+    """A checkpoint's run, for a message: its id, seed and data."""
+    s = ck.get("settings", {})
+    data = s.get("data")
+    data = " ".join(data) if isinstance(data, list) else data
+    rid = ck.get("run_id")
+    return f"{'run ' + rid if rid else 'a run without a run id'} (seed {s.get('seed')}, data {data})"
+
+
+def _recorded_run(out):
+    """The run id that out's RUN_FILE names; None when it has none."""
+    path = os.path.join(out, RUN_FILE)
+    try:
+        with open(path) as f:
+            run = json.load(f)
+    except FileNotFoundError:
+        return None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: {err}") from None
+    if not isinstance(run, dict) or not isinstance(run.get("run_id"), str):
+        raise ValueError(f"{path}: no run_id")
+    return run["run_id"]
+
+
+def _refuse(out, found):
+    """The error of a fresh run into a directory holding checkpoints."""
+    what = ""
+    try:
+        what = f" of {_run_name(read_checkpoint(found[-1]))}"
+    except (OSError, ValueError):
+        pass
+    return UsageError(f"{out} holds checkpoints {_names(found)}{what}: --resume continues that run, "
+                      f"--force starts a new one in its place")
+
+
+def _resumable(out, found):
+    """The newest checkpoint of found (out's, by epoch), read, when all of
+    them are of one run: one run id (or none, older checkpoints), which
+    out's RUN_FILE names too, each one's losses those of the newest's
+    first epochs and its name its epoch. Otherwise a UsageError naming the
+    files of each run."""
+    runs, metas, ck = {}, [], None
+    for p in found:
+        ck = read_checkpoint(p)
+        metas.append((p, {"run_id": ck.get("run_id"), "settings": ck["settings"], "epoch": ck["epoch"],
+                          "history": ck["history"]}))
+        runs.setdefault(ck.get("run_id"), []).append(p)
+    fix = "--resume continues one run; move the others away, or --force starts afresh"
+    if len(runs) > 1:
+        meta = dict(metas)
+        parts = "; ".join(f"{_names(ps)} of {_run_name(meta[ps[-1]])}" for ps in runs.values())
+        raise UsageError(f"{out} mixes runs: {parts}: {fix}")
+    newest_path, newest = metas[-1]
+    recorded = _recorded_run(out)
+    if recorded is not None and recorded != newest["run_id"]:
+        raise UsageError(f"{out}: its {RUN_FILE} names run {recorded}, its checkpoints {_names(found)} are of "
+                         f"{_run_name(newest)}: {fix}")
+    for p, m in metas:
+        name = os.path.basename(p)
+        if name != f"epoch-{m['epoch']:04d}.pt":
+            raise UsageError(f"{p}: holds epoch {m['epoch']}, not the one its name says: {fix}")
+        if m["history"] != newest["history"][:len(m["history"])]:
+            raise UsageError(f"{out}: {name} is not of the run of {os.path.basename(newest_path)} (their losses "
+                             f"differ), the directory mixes runs: {fix}")
+    return newest_path, ck
+
+
+def _make_parents(out):
+    """Create the missing directories above out; returns them, the
+    outermost first."""
+    missing, d = [], os.path.dirname(os.path.abspath(out))
+    while not os.path.isdir(d):
+        missing.append(d)
+        d = os.path.dirname(d)
+    made = []
+    for d in reversed(missing):
+        os.mkdir(d)
+        made.append(d)
+    return made
+
+
+def _remove_dirs(dirs):
+    """Remove these directories where still empty, the innermost first."""
+    for d in reversed(dirs):
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+
+
+def _check_out(args):
+    """--out against the inputs: a directory of its own, none of the
+    datasets, and not holding the --init checkpoint that --force would
+    replace."""
+    out = args.out
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out} is a file, not a directory (the checkpoints' directory)")
+    for p in list(args.data) + ([args.val] if args.val else []):
+        if same_file(out, p):
+            raise UsageError(f"--out {out} is the dataset {p}: the checkpoints go into a directory of their own")
+    if args.init and getattr(args, "force", False) and any(same_file(args.init, p) for p in _checkpoints(out)):
+        raise UsageError(f"--init {args.init} is a checkpoint in --out {out}, which --force replaces: "
+                         f"copy it elsewhere first")
+
+
+def _save(out, path, checkpoint, saved, run=None, replaced=()):
+    """Write a checkpoint to a temporary name beside path and rename it.
+    The first of a new run (``run``, its RUN_FILE record) then writes
+    RUN_FILE and removes the checkpoints it replaces (another run's, with
+    --force), so that a new run that fails before it leaves out as it was."""
+    os.makedirs(out, exist_ok=True)
+    tmp = path + ".tmp"
+    try:
+        torch.save(checkpoint, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    saved.append(path)
+    if run is None:
+        return
+    run_path = os.path.join(out, RUN_FILE)
+    with open(run_path + ".tmp", "w") as f:
+        json.dump(run, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(run_path + ".tmp", run_path)
+    for p in replaced:
+        if os.path.basename(p) != os.path.basename(path):
+            try:
+                os.remove(p)
+            except FileNotFoundError:
+                pass
 
 
 def epoch_lr(args, epoch):
@@ -221,6 +392,10 @@ def train(args):
 def _train(args, device):
     if isinstance(args.data, str):  # one path, as a caller may give it
         args.data = [args.data]
+    force = getattr(args, "force", False)
+    if force and args.resume:
+        raise UsageError("--force starts a new run, --resume continues one: give one of them")
+    _check_out(args)
     # The --init weights, feature set and pawn table, read once. The table
     # goes into every checkpoint, and export writes it: the weights learnt
     # their scale beside it.
@@ -241,32 +416,6 @@ def _train(args, device):
     elif args.init and args.mirror != init_mirror:
         raise ValueError(f"--init {args.init}: {'king-mirrored' if init_mirror else 'plain'} features, "
                          f"training {'king-mirrored' if args.mirror else 'plain'} ones (--mirror)")
-    torch.manual_seed(args.seed)
-    os.makedirs(args.out, exist_ok=True)
-    model = Net(args.init_scale, args.buckets, args.hidden).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    history, start, positions = [], 0, 0
-    init_val = None  # the --init network's validation loss, before any training
-    if args.resume:
-        ck = _checkpoints(args.out)
-        if ck:
-            state = torch.load(ck[-1], map_location=device)
-            was = state["settings"]
-            for k in _SAME_ON_RESUME:
-                had = was.get(k, _ADDED_SETTINGS.get(k))
-                if k == "data" and isinstance(had, str):  # one path, as checkpoints wrote it before lists
-                    had = [had]
-                if had != getattr(args, k):
-                    raise ValueError(f"{ck[-1]}: trained with {k} {had!r}, resumed with {getattr(args, k)!r}")
-            model.load_state_dict(state["model"])
-            opt.load_state_dict(state["optimizer"])
-            history, start, positions = state["history"], state["epoch"], state["positions"]
-            init_val = state.get("init_val_loss")
-            print(f"resumed from {ck[-1]} (epoch {start})", flush=True)
-    if args.init and not start:
-        model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
-        model.clip_()
-        print(f"starting from {args.init}", flush=True)
     tr = _dataset(args.data, args, args.seed, True)
     if tr.layout.game != layout.CHESS.game:
         raise ValueError(f"{' '.join(args.data)}: a {tr.layout.game} dataset ({tr.layout}); the network's features are chess pieces")
@@ -278,6 +427,65 @@ def _train(args, device):
         if held:
             val = _dataset(args.data, args, args.seed, False)
             val.source.units = held
+    # The output: its lock (beside it, so its parent is made first), then
+    # what it holds. Directories made here are removed again when the run
+    # fails before its first checkpoint.
+    made = _make_parents(args.out)
+    if not os.path.isdir(args.out):
+        made.append(os.path.abspath(args.out))
+    saved = []
+    try:
+        with outlock.acquire(args.out):
+            return _epochs(args, device, tr, val, init_state, init_pawns, force, saved)
+    finally:
+        if not saved:
+            _remove_dirs(made)
+
+
+def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
+    """The run in args.out, whose lock is held: its start (fresh, resumed,
+    or with --force in place of another), then its epochs."""
+    found = _checkpoints(args.out)
+    if found and not args.resume and not force:
+        raise _refuse(args.out, found)
+    resumed = None
+    if args.resume and found:
+        resumed_path, resumed = _resumable(args.out, found)
+        was = resumed["settings"]
+        for k in _SAME_ON_RESUME:
+            had = was.get(k, _ADDED_SETTINGS.get(k))
+            if k == "data" and isinstance(had, str):  # one path, as checkpoints wrote it before lists
+                had = [had]
+            if had != getattr(args, k):
+                raise ValueError(f"{resumed_path}: trained with {k} {had!r}, resumed with {getattr(args, k)!r}")
+    # A new run's id, or the resumed run's (none for a run begun before
+    # run ids); RUN_FILE is written with a new run's first checkpoint.
+    run_id = resumed.get("run_id") if resumed is not None else secrets.token_hex(8)
+    run = None
+    if resumed is None:
+        run = {"run_id": run_id, "command": args.command, "settings": _settings(args),
+               "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    replaced = found if force else []
+    if replaced:
+        print(f"--force: a new run {run_id} in {args.out}; its first checkpoint replaces "
+              f"{_names(replaced)} there", file=sys.stderr, flush=True)
+    torch.manual_seed(args.seed)
+    model = Net(args.init_scale, args.buckets, args.hidden).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    history, start, positions = [], 0, 0
+    init_val = None  # the --init network's validation loss, before any training
+    if resumed is not None:
+        model.load_state_dict(resumed["model"])
+        opt.load_state_dict(resumed["optimizer"])
+        history, start, positions = resumed["history"], resumed["epoch"], resumed["positions"]
+        init_val = resumed.get("init_val_loss")
+        print(f"resumed from {resumed_path} (epoch {start})", flush=True)
+        resumed = None  # its tensors are the model's and the optimizer's now
+    if args.init and not start:
+        model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
+        model.clip_()
+        print(f"starting from {args.init}", flush=True)
+
     def rows(ds):
         return sum(ds.unit_rows(u) for u in ds.source.units) if ds else 0
 
@@ -335,16 +543,19 @@ def _train(args, device):
               f"{'-' if vloss is None else f'{vloss:.6f}'}, {n} positions, {n / wall:.0f} positions/s, "
               f"{n / max(cpu, 1e-9):.0f} per CPU second", flush=True)
         path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
-        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
-                    "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
-                    "init_val_loss": init_val,
-                    "pawn_scale": None if init_pawns is None else list(init_pawns),
-                    "settings": {k: v for k, v in vars(args).items() if k not in ("func", "resume")},
-                    "command": args.command,
-                    "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
-                   path + ".tmp")
-        os.replace(path + ".tmp", path)
-    if path is None:
-        ck = _checkpoints(args.out)
-        path = ck[-1] if ck else None
+        _save(args.out, path,
+              {"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
+               "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
+               "init_val_loss": init_val, "run_id": run_id,
+               "pawn_scale": None if init_pawns is None else list(init_pawns),
+               "settings": _settings(args), "command": args.command,
+               "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
+              saved, None if saved else run, replaced)
+    if path is None:  # resumed at or past --epochs: its newest checkpoint
+        path = found[-1]
     return path
+
+
+def _settings(args):
+    """The run's settings as its checkpoints record them."""
+    return {k: v for k, v in vars(args).items() if k not in ("func", "resume", "force")}

@@ -13,6 +13,7 @@ filter columns ``ply`` (int32), ``in_check``, ``best_is_capture``,
 ``best_is_promotion`` (bool) were asked for.
 """
 
+import errno
 import glob
 import json
 import os
@@ -20,6 +21,7 @@ import os
 import numpy as np
 
 from . import layout
+from .cli import MissingDependency
 
 NPY_FORMAT = "chessforge-npy"
 NPY_VERSION = 1
@@ -55,7 +57,10 @@ class NpySource:
             with open(mpath) as f:
                 m = json.load(f)
         except FileNotFoundError:
-            raise FileNotFoundError(f"{mpath}: no manifest (not a NumPy export, or an unfinished one)") from None
+            raise FileNotFoundError(errno.ENOENT, f"{path} has no {MANIFEST}: not a NumPy export, or an unfinished "
+                                                  f"one (make one with bin/dataset export -format npy)") from None
+        except OSError as e:
+            raise OSError(e.errno, f"{mpath}: {e.strerror}") from None
         except json.JSONDecodeError as e:
             raise ValueError(f"{mpath}: {e}") from None
         try:
@@ -129,19 +134,36 @@ class NpySource:
             yield chunk
 
 
+PARQUET_MAGIC = b"PAR1"
+
+
 def parquet_files(path):
     """The files of a Parquet dataset: a file, a directory (its *.parquet,
-    sorted) or a glob."""
+    sorted) or a glob. A path that is none of these, or a file that does
+    not start as a Parquet file does, is an error naming it."""
     if os.path.isdir(path):
         files = sorted(glob.glob(os.path.join(glob.escape(path), "*.parquet")))
         if not files:
-            raise FileNotFoundError(f"{path}: directory holds no .parquet files")
+            raise FileNotFoundError(errno.ENOENT, f"{path} has no {MANIFEST}: not a NumPy export (make one with "
+                                                  f"bin/dataset export -format npy), and holds no .parquet files")
         return files
     if os.path.exists(path):
-        return [path]
-    files = sorted(f for f in glob.glob(path) if os.path.isfile(f) and not f.endswith(".tmp"))
-    if not files:
-        raise FileNotFoundError(f"{path}: no such file, directory or matching files")
+        files = [path]
+    else:
+        files = sorted(f for f in glob.glob(path) if os.path.isfile(f) and not f.endswith(".tmp"))
+        if not files:
+            if glob.has_magic(path):
+                raise FileNotFoundError(errno.ENOENT, f"{path}: no matching files")
+            raise FileNotFoundError(errno.ENOENT, f"{path}: no such file or directory")
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                magic = fh.read(len(PARQUET_MAGIC))
+        except OSError as e:
+            raise OSError(e.errno, f"{f}: {e.strerror}") from None
+        if magic != PARQUET_MAGIC:
+            raise ValueError(f"{f}: not a Parquet file (no {PARQUET_MAGIC.decode()} magic), nor a NumPy export's "
+                             f"directory")
     return files
 
 
@@ -152,13 +174,13 @@ class ParquetSource:
     COLUMNS = ["planes", "policy", "score_cp", "result"]
 
     def __init__(self, path):
+        self.path = path
+        self.files = parquet_files(path)
         try:
             import pyarrow.parquet as pq
         except ImportError:
-            raise ImportError("reading Parquet needs pyarrow; without it, export the dataset with "
-                              "`bin/dataset export -format npy PATH -out DIR` and read DIR") from None
-        self.path = path
-        self.files = parquet_files(path)
+            raise MissingDependency(f"{path}: reading Parquet needs pyarrow; without it, export the dataset with "
+                                    f"`bin/dataset export -format npy {path} -out DIR` and read DIR") from None
         self.units = []
         self._rows = {}
         self._names = {}

@@ -24,8 +24,9 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from . import layout, outlock
+from .cli import UsageError, natural_float, natural_int, positive_int, run, same_file, seed_int
 from .dataset import ChessDataset
-from . import layout
 from .layout import NUM_PLANES, POLICY_SIZE
 
 
@@ -154,25 +155,25 @@ def parser():
     p.add_argument("data", nargs="?", help="NumPy export directory, or Parquet file/directory/glob (needs pyarrow)")
     p.add_argument("--data", dest="data_flag", metavar="DATA", help="the same as the DATA argument")
     p.add_argument("--val", help="validation dataset, evaluated after each epoch")
-    p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--batch-size", type=int, default=256)
-    p.add_argument("--max-steps", type=int, default=0, help="stop each epoch after this many steps (0: whole epoch)")
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--channels", type=int, default=32)
-    p.add_argument("--blocks", type=int, default=2)
-    p.add_argument("--shuffle-buffer", type=int, default=65536)
+    p.add_argument("--epochs", type=positive_int, default=2)
+    p.add_argument("--batch-size", type=positive_int, default=256)
+    p.add_argument("--max-steps", type=natural_int, default=0, help="stop each epoch after this many steps (0: whole epoch)")
+    p.add_argument("--lr", type=natural_float, default=1e-3)
+    p.add_argument("--channels", type=positive_int, default=32)
+    p.add_argument("--blocks", type=natural_int, default=2)
+    p.add_argument("--shuffle-buffer", type=natural_int, default=65536)
     p.add_argument("--value-target", default="result", choices=["result", "score", "blend"])
     p.add_argument("--side-to-move", action="store_true",
                    help="mirror rows with Black to move: planes, policy, value and score from the side to move")
-    p.add_argument("--min-ply", type=int, default=0, help="keep rows with ply >= N (0: off)")
-    p.add_argument("--max-score", type=int, default=0, help="keep rows with |score_cp| <= N (0: off)")
+    p.add_argument("--min-ply", type=natural_int, default=0, help="keep rows with ply >= N (0: off)")
+    p.add_argument("--max-score", type=natural_int, default=0, help="keep rows with |score_cp| <= N (0: off)")
     p.add_argument("--skip-in-check", action="store_true", help="drop rows whose side to move is in check")
     p.add_argument("--skip-captures", action="store_true", help="drop rows whose best move is a capture or a promotion")
-    p.add_argument("--disagree-score", type=int, default=0,
+    p.add_argument("--disagree-score", type=natural_int, default=0,
                    help="drop rows scored >= N for White in a game White lost, or <= -N in one White won (0: off)")
-    p.add_argument("--workers", type=int, default=0, help="DataLoader worker processes")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    p.add_argument("--workers", type=natural_int, default=0, help="DataLoader worker processes")
+    p.add_argument("--seed", type=seed_int, default=1)
+    p.add_argument("--threads", type=natural_int, default=0, help="torch CPU threads (0: torch's default)")
     p.add_argument("--out", default="model.pt", help="checkpoint file ('' for none)")
     return p
 
@@ -189,18 +190,36 @@ def parse(argv=None):
     return args
 
 
+def check_out(args):
+    """--out against the inputs: not a dataset, nor a directory."""
+    if not args.out:
+        return
+    for p in [args.data] + ([args.val] if args.val else []):
+        if same_file(args.out, p):
+            raise UsageError(f"--out {args.out} is the dataset {p}: the checkpoint needs a name of its own")
+    if os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out} is a directory: give the checkpoint file's name")
+
+
 def main(argv=None):
+    """Run chessforge-train; returns the exit status, 2 for a usage error
+    and 1 for failed work, with the error on one line of stderr."""
     args = parse(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    try:
-        _, steps, epochs = train(args)
-    except (OSError, ValueError) as err:
-        print(f"chessforge-train: {err}", file=sys.stderr)
-        return 1
-    if epochs:
-        print(f"train: {len(steps)} steps, loss {steps[0]:.4f} -> {steps[-1]:.4f}, "
-              f"policy accuracy {100 * epochs[-1]['accuracy']:.1f}%")
+
+    def work():
+        check_out(args)
+        lock = outlock.acquire(args.out) if args.out else None
+        try:
+            _, steps, epochs = train(args)
+        finally:
+            if lock:
+                lock.release()
+        if epochs:
+            print(f"train: {len(steps)} steps, loss {steps[0]:.4f} -> {steps[-1]:.4f}, "
+                  f"policy accuracy {100 * epochs[-1]['accuracy']:.1f}%")
+    return run("chessforge-train", work)
 
 
 if __name__ == "__main__":
