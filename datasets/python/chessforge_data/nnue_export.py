@@ -30,7 +30,7 @@ import struct
 import numpy as np
 import torch
 
-from . import pawnscale
+from . import atomic, pawnscale
 from .nnue_model import BUCKETS, HIDDEN, INPUTS, SCALE, WIDTH_RULE, architecture, bucket, valid_hidden
 
 ACTIVATION_SCRELU = 1
@@ -150,10 +150,7 @@ def write_net(path, q, provenance, mirror=False, pawn_scale=LEGACY_PAWN_SCALE):
                          FEATURES_MIRRORED if mirror else FEATURES_PLAIN, QA, QB, SCALE, bytes(32), len(prov))
     data = bytearray(header + prov + payload)
     data[HASH_AT:HASH_AT + 32] = file_hash(data)
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    atomic.write(path, lambda f: f.write(data))
     return hashlib.sha256(payload).hexdigest()[:16]
 
 

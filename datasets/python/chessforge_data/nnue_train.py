@@ -28,7 +28,7 @@ import time
 import numpy as np
 import torch
 
-from . import layout, outlock
+from . import atomic, layout, outlock
 from .cli import UsageError, same_file
 from .dataset import ChessDataset
 from .nnue_export import MAGIC, dequantize, read_net
@@ -338,22 +338,12 @@ def _save(out, path, checkpoint, saved, run=None, replaced=()):
     RUN_FILE and removes the checkpoints it replaces (another run's, with
     --force), so that a new run that fails before it leaves out as it was."""
     os.makedirs(out, exist_ok=True)
-    tmp = path + ".tmp"
-    try:
-        torch.save(checkpoint, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    atomic.write(path, lambda f: torch.save(checkpoint, f))
     saved.append(path)
     if run is None:
         return
     run_path = os.path.join(out, RUN_FILE)
-    with open(run_path + ".tmp", "w") as f:
-        json.dump(run, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.replace(run_path + ".tmp", run_path)
+    atomic.write(run_path, lambda f: f.write(json.dumps(run, indent=1, sort_keys=True) + "\n"), binary=False)
     for p in replaced:
         if os.path.basename(p) != os.path.basename(path):
             try:

@@ -24,7 +24,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from . import layout, outlock
+from . import atomic, layout, outlock
 from .cli import UsageError, natural_float, natural_int, positive_int, run, same_file, seed_int
 from .dataset import ChessDataset
 from .layout import NUM_PLANES, POLICY_SIZE
@@ -96,9 +96,7 @@ def evaluate(model, data, batch_size, args):
 
 
 def save(path, model, args, epoch):
-    tmp = path + ".tmp"
-    torch.save({"model": model.state_dict(), "settings": vars(args), "epoch": epoch}, tmp)
-    os.replace(tmp, path)
+    atomic.write(path, lambda f: torch.save({"model": model.state_dict(), "settings": vars(args), "epoch": epoch}, f))
 
 
 def train(args, log=print):
