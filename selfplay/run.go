@@ -168,8 +168,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := out.check(); err != nil {
 		return nil, err
 	}
-	if pgnPath != "" && (out.single || filepath.Clean(filepath.Dir(pgnPath)) != filepath.Clean(out.path)) {
-		// (A PGN file in the directory of part files is checked with it.)
+	if pgnPath != "" && (out.single || !holds(filepath.Dir(pgnPath), out.path)) {
+		// (A PGN file in the directory of part files, or in a directory
+		// above it, which making that directory makes, is checked with it.)
 		if err := configs.OutputFile(pgnPath); err != nil {
 			return nil, fmt.Errorf("selfplay: -pgn %w", err)
 		}
@@ -515,4 +516,16 @@ func sameOutput(a, b string) bool {
 	da, errA := os.Stat(filepath.Dir(a))
 	db, errB := os.Stat(filepath.Dir(b))
 	return errA == nil && errB == nil && os.SameFile(da, db)
+}
+
+// holds reports whether the directory dir is path or a directory above
+// it, by their spellings made absolute.
+func holds(dir, path string) bool {
+	d, errD := filepath.Abs(dir)
+	p, errP := filepath.Abs(path)
+	if errD != nil || errP != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

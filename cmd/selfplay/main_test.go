@@ -297,3 +297,28 @@ func TestAnOutputThatIsAnInputIsRefused(t *testing.T) {
 		t.Errorf("left in %s: %v, want only the book and its link", dir, entries)
 	}
 }
+
+// TestAPGNBesideANewDirectoryOfPartsIsMadeWithIt checks that a -pgn in a
+// directory that making -out makes (as bin/nnue and the loop ask) is no
+// missing directory, while one in another missing directory is.
+func TestAPGNBesideANewDirectoryOfPartsIsMadeWithIt(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "new", "selfplay", "job-1")
+	pgn := filepath.Join(dir, "new", "selfplay", "job-1.pgn")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-games", "1", "-nodes", "100", "-quiet", "-out", out, "-pgn", pgn}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(pgn); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	other := filepath.Join(dir, "fresh")
+	code := run([]string{"-games", "1", "-nodes", "100", "-quiet", "-out", filepath.Join(other, "job"), "-pgn", filepath.Join(other, "pgn", "x.pgn")}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "does not exist") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(other); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the failed run made %s: %v", other, err)
+	}
+}
