@@ -196,3 +196,79 @@ func TestLoadErrorsNameFileAndLine(t *testing.T) {
 		}
 	}
 }
+
+func TestReadGamesKeepsTheMainlineComments(t *testing.T) {
+	src := "{before the moves} 1. e4 {+0.30/10 0.1s} e5 {book} {second}\n" +
+		"2. Nf3 (2. f4 {in a variation}) Nc6 {-0.10/9\n 0.2s} 1-0\n"
+	games, err := ReadGames(strings.NewReader(src), "c.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"+0.30/10 0.1s", "book second", "", "-0.10/9 0.2s"}
+	if len(games) != 1 || !slices.Equal(games[0].Comments, want) {
+		t.Fatalf("comments %q, want %q", games[0].Comments, want)
+	}
+}
+
+// TestReadEachSkipsAMalformedGameAndGoesOn: each fault fails only its
+// game, named by its number and start line, and the next game reads.
+func TestReadEachSkipsAMalformedGameAndGoesOn(t *testing.T) {
+	src := `[Event "1 good"]
+1. e4 e5 1-0
+
+[Event "2 illegal move"]
+1. e4 e5 2. Ke3 Nc6 3. Nf3 0-1
+
+[Event "3 bad FEN"]
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+[Round "3"]
+1. e4 *
+
+[Event "4 bad tag
+1. d4 d5 1/2-1/2
+
+[Event "5 open variation"]
+1. c4 (1. d4 d5
+[Event "6 good after it"]
+1. Nf3 Nf6 0-1
+1. e4 e5 ) 2. Nf3 *
+1. d4 {open comment
+`
+	type seen struct {
+		event  string
+		err    string
+		start  int
+		number int
+	}
+	var got []seen
+	err := ReadEach(strings.NewReader(src), "m.pgn", func(g *Game, bad *GameError) error {
+		if bad != nil {
+			got = append(got, seen{err: bad.Error(), start: bad.Start, number: bad.Game})
+		} else {
+			got = append(got, seen{event: g.Tags["Event"] + " " + strings.Join(uciMoves(g.Moves), " ")})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []seen{
+		{event: "1 good e2e4 e7e5"},
+		{err: "m.pgn:5: game 2: move 3 (Ke3)", start: 4, number: 2},
+		{err: "m.pgn:8: game 3: FEN tag", start: 7, number: 3},
+		{err: "m.pgn:12: game 4: tag [Event \"4 bad tag: unterminated value", start: 12, number: 4},
+		{err: "m.pgn:17: game 5: a variation is left open", start: 15, number: 5},
+		{event: "6 good after it g1f3 g8f6"},
+		{err: "m.pgn:19: game 7: ')' without '('", start: 19, number: 7},
+		{err: "m.pgn:20: game 8: unterminated comment", start: 20, number: 8},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d games, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if !strings.HasPrefix(g.err, w.err) || g.event != w.event || g.start != w.start || g.number != w.number {
+			t.Errorf("game %d: %+v, want %+v", i+1, g, w)
+		}
+	}
+}
