@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -51,19 +52,24 @@ func (e *GameError) Error() string {
 // malformed game's result, or where the tags of the next game begin; a
 // '[' at the start of a line inside a variation ends the variation, which
 // was left open). The *Game is fn's to keep. An error from fn stops the
-// reading and is returned, as is a failure to read r.
+// reading and is returned, as is a failure to read r. The file is read a
+// chunk at a time, cut at blank lines, so a file of any size is read in
+// the memory of a few of its games.
 func ReadEach(r io.Reader, name string, fn func(*Game, *GameError) error) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	p := &parser{src: string(data), name: name, line: 1, fn: fn}
+	p := &parser{in: bufio.NewReaderSize(r, 64<<10), name: name, line: 1, fn: fn}
 	return p.parse()
 }
 
+// chunkBytes is the least text the parser reads at once: whole lines up
+// to a blank one, so that only a comment can run on into the next chunk.
+// Tests lower it.
+var chunkBytes = 256 << 10
+
 // parser holds the state of ReadEach.
 type parser struct {
-	src  string
+	in   *bufio.Reader
+	eof  bool
+	src  string // the text read and not yet parsed, from i
 	i    int
 	name string
 	line int
@@ -79,6 +85,36 @@ type parser struct {
 	depth    int        // variation nesting
 }
 
+// more reads the next chunk of the file after the text not yet parsed
+// (src from i, which then starts at 0): whole lines, at least chunkBytes
+// of them up to a blank line, or the rest of the file. It reports whether
+// anything was read.
+func (p *parser) more() (bool, error) {
+	if p.eof {
+		return false, nil
+	}
+	var b strings.Builder
+	b.WriteString(p.src[p.i:])
+	n := 0
+	for {
+		line, err := p.in.ReadString('\n')
+		b.WriteString(line)
+		n += len(line)
+		if err == io.EOF {
+			p.eof = true
+			break
+		}
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", p.name, err)
+		}
+		if n >= chunkBytes && strings.TrimSpace(line) == "" {
+			break
+		}
+	}
+	p.src, p.i = b.String(), 0
+	return n > 0, nil
+}
+
 // fail marks the current game malformed (its first fault counts).
 func (p *parser) fail(format string, args ...any) {
 	if !p.started {
@@ -90,7 +126,17 @@ func (p *parser) fail(format string, args ...any) {
 }
 
 func (p *parser) parse() error {
-	for p.i < len(p.src) {
+	for {
+		if p.i == len(p.src) {
+			ok, err := p.more()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			continue
+		}
 		c := p.src[p.i]
 		atLineStart := p.i == 0 || p.src[p.i-1] == '\n'
 		switch {
@@ -101,6 +147,12 @@ func (p *parser) parse() error {
 			p.i++
 		case c == '{':
 			j := strings.IndexByte(p.src[p.i:], '}')
+			for j < 0 && !p.eof { // the comment runs on into the next chunk
+				if _, err := p.more(); err != nil {
+					return err
+				}
+				j = strings.IndexByte(p.src, '}')
+			}
 			if j < 0 {
 				p.fail("unterminated comment")
 				p.i = len(p.src)

@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,5 +271,41 @@ func TestReadEachSkipsAMalformedGameAndGoesOn(t *testing.T) {
 		if !strings.HasPrefix(g.err, w.err) || g.event != w.event || g.start != w.start || g.number != w.number {
 			t.Errorf("game %d: %+v, want %+v", i+1, g, w)
 		}
+	}
+}
+
+// TestReadEachReadsInChunks: the file is read a chunk at a time, cut at
+// blank lines; games, comments and variations that run across a cut read
+// as from one piece, and so do the faults' lines.
+func TestReadEachReadsInChunks(t *testing.T) {
+	src := "[Event \"a\"]\n\n1. e4 {a comment\n\nover a blank line} e5 (1... c5\n\n2. Nf3) 2. Nf3 {x} 1-0\n\n" +
+		"[Event \"b\"]\n\n1. d4 d5 2. Kd3 *\n\n%escape\n\n1. c4 {\n\n} e5 ; {not a comment\n\n2. Nc3 1/2-1/2\n\n" +
+		"1. f4 {never closed\n\n"
+	read := func() string {
+		var b strings.Builder
+		err := ReadEach(strings.NewReader(src), "c.pgn", func(g *Game, bad *GameError) error {
+			if bad != nil {
+				fmt.Fprintf(&b, "%v (from line %d)\n", bad, bad.Start)
+			} else {
+				fmt.Fprintf(&b, "%s %q %q %s\n", g.Source, uciMoves(g.Moves), g.Comments, g.Result)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	whole := read()
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	chunkBytes = 1
+	if cut := read(); cut != whole {
+		t.Errorf("read in chunks:\n%s\nread whole:\n%s", cut, whole)
+	}
+	want := `c.pgn:1 ["e2e4" "e7e5" "g1f3"] ["a comment over a blank line" "" "x"] 1-0
+c.pgn:11: game 2: move 3 (Kd3)`
+	if !strings.HasPrefix(whole, want) || !strings.Contains(whole, "c.pgn:21: game 4: unterminated comment (from line 21)") ||
+		!strings.Contains(whole, `c.pgn:15 ["c2c4" "e7e5" "b1c3"] ["" "" ""] 1/2-1/2`) {
+		t.Errorf("read:\n%s", whole)
 	}
 }
