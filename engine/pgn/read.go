@@ -342,7 +342,8 @@ func (p *parser) finish() error {
 }
 
 // word handles one movetext token: a move number, a NAG, a result or a
-// move. After a fault only a result counts: it ends the game.
+// move, in SAN (long algebraic too) or, failing that, in UCI notation.
+// After a fault only a result counts: it ends the game.
 func (p *parser) word(tok string) error {
 	switch tok {
 	case WhiteWins, BlackWins, Draw, Unfinished:
@@ -377,6 +378,11 @@ func (p *parser) word(tok string) error {
 		return nil
 	}
 	m, err := p.pos.ParseSAN(tok)
+	if err != nil { // fastchess's -pgnout notation=uci writes moves as UCI does
+		if u, uerr := p.pos.ParseUCIMove(tok); uerr == nil {
+			m, err = u, nil
+		}
+	}
 	if err != nil {
 		p.fail("move %d (%s): %v", len(p.cur.Moves)+1, tok, err)
 		return nil

@@ -309,3 +309,16 @@ c.pgn:11: game 2: move 3 (Kd3)`
 		t.Errorf("read:\n%s", whole)
 	}
 }
+
+// TestReadGamesTakesLongAndUCINotation: fastchess writes SAN, LAN or UCI
+// moves (-pgnout notation=).
+func TestReadGamesTakesLongAndUCINotation(t *testing.T) {
+	src := "[FEN \"r3k3/6P1/8/8/8/8/8/4K2R w Kq - 0 1\"]\n\n1. e1g1 {+1.00/5 0.1s} e8c8 2. g7g8q Rxg8 3. Kg1-h2 *\n"
+	games, err := ReadGames(strings.NewReader(src), "u.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(uciMoves(games[0].Moves), " "); got != "e1g1 e8c8 g7g8q d8g8 g1h2" {
+		t.Errorf("moves %s", got)
+	}
+}
