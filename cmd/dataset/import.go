@@ -38,7 +38,7 @@ func runImport(args []string, out, errw io.Writer) (err error) {
 		isPGN = true
 	case set.Format != "":
 		if f, err = stockfish.ParseFormat(set.Format); err != nil {
-			return usagef("-format: %v", err)
+			return usagef("-format %q: want plain, binpack or pgn", set.Format)
 		}
 		isPGN = false
 	case !ok && !isPGN:
