@@ -13,6 +13,7 @@
 //	dataset export -format npy PATH -out DIR [-shard-rows N] [FILTERS]   NumPy shards and manifest.json
 //	dataset export -format plain|binpack PATH -out FILE  Stockfish's training data (.plain text, .binpack)
 //	dataset import [-format plain|binpack] FILE -out DATASET   a Stockfish .plain or .binpack file as a dataset
+//	dataset import [-format pgn] FILE.pgn -out DATASET         played games' scored moves as rows
 //
 // FILTERS are the read-time filters every reader of the project shares
 // (chessforge/datasets.Filter): -min-ply N, -max-score N, -skip-in-check,
@@ -38,7 +39,10 @@
 // move counters, so every game stays whole (package chessforge/datasets/reshard).
 // The NumPy export's layout is described in package chessforge/datasets/export
 // and datasets/python/README.md; the Stockfish formats, what they carry and
-// what an import rebuilds, in package chessforge/datasets/stockfish.
+// what an import rebuilds, in package chessforge/datasets/stockfish; the
+// import of PGN games (cutechess-cli's, fastchess's and bin/match's score
+// comments; a malformed game skipped, named on stderr with the reason) in
+// package chessforge/datasets/pgnimport.
 //
 // Flags may come before or after the paths. Long work shows a progress bar
 // on standard error (-quiet hides it). Every file is written under a
@@ -81,7 +85,7 @@ var commands = []command{
 	{"split", "split PATH [-val F] [-seed S] -out DIR", runSplit},
 	{"merge", "merge PATH... -out FILE [-dedup]", runMerge},
 	{"export", "export -format epd|npy|plain|binpack PATH -out FILE|DIR [-shard-rows N] [-min-ply N] [-max-score N] [-skip-in-check] [-skip-captures] [-disagree-score N]", runExport},
-	{"import", "import [-format plain|binpack] FILE -out DATASET", runImport},
+	{"import", "import [-format plain|binpack|pgn] FILE -out DATASET", runImport},
 }
 
 // usagef returns a mistake in the command line (exit status 2).

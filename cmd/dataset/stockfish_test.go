@@ -62,9 +62,9 @@ func TestImportNamesTheFileAndOffsetOfATruncatedBinpack(t *testing.T) {
 	if code != 1 || !strings.Contains(errw, cut+": offset 0: truncated chunk") {
 		t.Errorf("exit %d, stderr %q: want 1 and the file, offset and fault named", code, errw)
 	}
-	code, _, errw = runCmd("import", "-quiet", file, "-out", "x.parquet", "-format", "pgn")
-	if code != 2 || !strings.Contains(errw, "want plain or binpack") {
-		t.Errorf("-format pgn: exit %d, %q; want a usage error", code, errw)
+	code, _, errw = runCmd("import", "-quiet", file, "-out", "x.parquet", "-format", "epd")
+	if code != 2 || !strings.Contains(errw, `-format "epd": want plain, binpack or pgn`) {
+		t.Errorf("-format epd: exit %d, %q; want a usage error", code, errw)
 	}
 	code, _, errw = runCmd("import", "-quiet", filepath.Join(t.TempDir(), "games.txt"), "-out", "x.parquet")
 	if code != 2 || !strings.Contains(errw, "-format is required") {

@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -9,43 +10,135 @@ import (
 )
 
 // ReadGames reads every game of a PGN file: its tags, its start position
-// (the standard one, or that of a FEN tag) and its mainline moves in
-// Standard Algebraic Notation, each checked for legality by replaying it.
-// Comments ({...} and ; to the end of the line), '%' escape lines,
-// variations, NAGs and move numbers are skipped. A game ends at its result
-// or where the tags of the next game begin. Errors name the file, the line
-// and the game (counted from 1). name labels errors and games.
+// (the standard one, or that of a FEN tag), its mainline moves in Standard
+// Algebraic Notation, each checked for legality by replaying it, and the
+// comments after them (Game.Comments). Comments before the first move, ';'
+// comments to the end of the line, '%' escape lines, variations, NAGs and
+// move numbers are skipped. A game ends at its result or where the tags of
+// the next game begin. The first malformed game is an error (a *GameError,
+// naming the file, the line and the game, counted from 1). name labels
+// errors and games.
 func ReadGames(r io.Reader, name string) ([]Game, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	p := &parser{src: string(data), name: name, line: 1}
+	var games []Game
+	err := ReadEach(r, name, func(g *Game, bad *GameError) error {
+		if bad != nil {
+			return bad
+		}
+		games = append(games, *g)
+		return nil
+	})
+	return games, err
+}
+
+// GameError is a malformed game of a PGN file: an illegal or unreadable
+// move, a bad tag, an unbalanced variation, an unterminated comment.
+type GameError struct {
+	Name   string // the file, as ReadEach was given it
+	Game   int    // the game's number in the file, from 1
+	Start  int    // the line where the game starts
+	Line   int    // the line of the fault
+	Reason string
+}
+
+// Error gives the file, the line of the fault, the game and the reason:
+// "games.pgn:12: game 2: move 3 (Ke3): ...".
+func (e *GameError) Error() string {
+	return fmt.Sprintf("%s:%d: game %d: %s", e.Name, e.Line, e.Game, e.Reason)
+}
+
+// ReadEach reads the games of a PGN file as ReadGames does, calling fn
+// with each in file order: with the game, or with a *GameError for a
+// malformed one, after which reading goes on at the next game (after the
+// malformed game's result, or where the tags of the next game begin; a
+// '[' at the start of a line inside a variation ends the variation, which
+// was left open). The *Game is fn's to keep. An error from fn stops the
+// reading and is returned, as is a failure to read r. The file is read a
+// chunk at a time, cut at blank lines, so a file of any size is read in
+// the memory of a few of its games.
+func ReadEach(r io.Reader, name string, fn func(*Game, *GameError) error) error {
+	p := &parser{in: bufio.NewReaderSize(r, 64<<10), name: name, line: 1, fn: fn}
 	return p.parse()
 }
 
-// parser holds the state of ReadGames.
+// chunkBytes is the least text the parser reads at once: whole lines up
+// to a blank one, so that only a comment can run on into the next chunk.
+// Tests lower it.
+var chunkBytes = 256 << 10
+
+// parser holds the state of ReadEach.
 type parser struct {
-	src  string
+	in   *bufio.Reader
+	eof  bool
+	src  string // the text read and not yet parsed, from i
 	i    int
 	name string
 	line int
+	fn   func(*Game, *GameError) error
 
-	out     []Game
-	game    int // games begun so far
-	cur     Game
-	pos     *board.Position
-	started bool // a tag, move or result of the current game has been seen
+	game     int // games begun so far
+	start    int // the line where the current game starts
+	cur      Game
+	pos      *board.Position
+	started  bool       // a tag, move or result of the current game has been seen
+	movetext bool       // a move of the current game has been seen
+	bad      *GameError // the current game's fault; the rest of it is skipped
+	depth    int        // variation nesting
 }
 
-func (p *parser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: game %d: %s", p.name, p.line, p.game, fmt.Sprintf(format, args...))
+// more reads the next chunk of the file after the text not yet parsed
+// (src from i, which then starts at 0): whole lines, at least chunkBytes
+// of them up to a blank line, or the rest of the file. It reports whether
+// anything was read.
+func (p *parser) more() (bool, error) {
+	if p.eof {
+		return false, nil
+	}
+	var b strings.Builder
+	b.WriteString(p.src[p.i:])
+	n := 0
+	for {
+		line, err := p.in.ReadString('\n')
+		b.WriteString(line)
+		n += len(line)
+		if err == io.EOF {
+			p.eof = true
+			break
+		}
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", p.name, err)
+		}
+		if n >= chunkBytes && strings.TrimSpace(line) == "" {
+			break
+		}
+	}
+	p.src, p.i = b.String(), 0
+	return n > 0, nil
 }
 
-func (p *parser) parse() ([]Game, error) {
-	depth := 0 // variation nesting
-	for p.i < len(p.src) {
+// fail marks the current game malformed (its first fault counts).
+func (p *parser) fail(format string, args ...any) {
+	if !p.started {
+		p.begin()
+	}
+	if p.bad == nil {
+		p.bad = &GameError{Name: p.name, Game: p.game, Start: p.start, Line: p.line, Reason: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (p *parser) parse() error {
+	for {
+		if p.i == len(p.src) {
+			ok, err := p.more()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			continue
+		}
 		c := p.src[p.i]
+		atLineStart := p.i == 0 || p.src[p.i-1] == '\n'
 		switch {
 		case c == '\n':
 			p.line++
@@ -54,43 +147,75 @@ func (p *parser) parse() ([]Game, error) {
 			p.i++
 		case c == '{':
 			j := strings.IndexByte(p.src[p.i:], '}')
-			if j < 0 {
-				return nil, p.errorf("unterminated comment")
+			for j < 0 && !p.eof { // the comment runs on into the next chunk
+				if _, err := p.more(); err != nil {
+					return err
+				}
+				j = strings.IndexByte(p.src, '}')
 			}
-			p.line += strings.Count(p.src[p.i:p.i+j], "\n")
+			if j < 0 {
+				p.fail("unterminated comment")
+				p.i = len(p.src)
+				break
+			}
+			text := p.src[p.i+1 : p.i+j]
+			p.line += strings.Count(text, "\n")
 			p.i += j + 1
-		case c == ';' || (c == '%' && (p.i == 0 || p.src[p.i-1] == '\n')):
+			if p.depth == 0 {
+				p.comment(text)
+			}
+		case c == ';' || (c == '%' && atLineStart):
 			for p.i < len(p.src) && p.src[p.i] != '\n' {
 				p.i++
 			}
 		case c == '(':
-			depth++
+			p.depth++
 			p.i++
 		case c == ')':
-			if depth == 0 {
-				return nil, p.errorf("')' without '('")
+			if p.depth == 0 {
+				p.fail("')' without '('")
+			} else {
+				p.depth--
 			}
-			depth--
 			p.i++
-		case c == '[' && depth == 0:
+		case c == '[' && p.depth > 0 && atLineStart:
+			p.fail("a variation is left open")
+			p.depth = 0
+		case c == '[' && p.depth == 0:
 			if err := p.tag(); err != nil {
-				return nil, err
+				return err
 			}
 		default:
 			tok := p.token()
-			if depth > 0 {
+			if p.depth > 0 {
 				continue
 			}
 			if err := p.word(tok); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	if depth != 0 {
-		return nil, p.errorf("the file ends inside a variation")
+	if p.depth != 0 {
+		p.fail("the file ends inside a variation")
 	}
-	p.finish()
-	return p.out, nil
+	return p.finish()
+}
+
+// comment records a comment of the mainline after the move it follows;
+// comments after one move are joined by a space.
+func (p *parser) comment(text string) {
+	if !p.started || len(p.cur.Moves) == 0 || p.bad != nil {
+		return
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	for len(p.cur.Comments) < len(p.cur.Moves) {
+		p.cur.Comments = append(p.cur.Comments, "")
+	}
+	c := &p.cur.Comments[len(p.cur.Moves)-1]
+	if *c != "" && text != "" {
+		*c += " "
+	}
+	*c += text
 }
 
 // token reads a run of characters up to white space or a delimiter.
@@ -108,10 +233,13 @@ func (p *parser) token() string {
 }
 
 // tag reads a tag pair, [Name "value"], on one line; the value may hold
-// escaped quotes and backslashes.
+// escaped quotes and backslashes. A malformed tag fails the game and its
+// line is skipped.
 func (p *parser) tag() error {
-	if p.started && len(p.cur.Moves) > 0 {
-		p.finish() // tags after moves without a result: a new game begins
+	if p.started && p.movetext {
+		if err := p.finish(); err != nil { // tags after moves without a result: a new game begins
+			return err
+		}
 	}
 	if !p.started {
 		p.begin()
@@ -121,7 +249,9 @@ func (p *parser) tag() error {
 		s = s[:nl]
 	}
 	bad := func(why string) error {
-		return p.errorf("tag %s: %s", strings.TrimSpace(s), why)
+		p.fail("tag %s: %s", strings.TrimSpace(s), why)
+		p.i += len(s)
+		return nil
 	}
 	j := 1
 	for j < len(s) && s[j] == ' ' {
@@ -165,7 +295,8 @@ func (p *parser) tag() error {
 	case "FEN":
 		pos, err := board.ParseFEN(value)
 		if err != nil {
-			return p.errorf("FEN tag: %v", err)
+			p.fail("FEN tag: %v", err)
+			return nil
 		}
 		p.pos, p.cur.FEN = pos, pos.FEN()
 	case "Opening":
@@ -184,22 +315,35 @@ func isAlnum(c byte) bool {
 
 func (p *parser) begin() {
 	p.game++
-	p.started = true
+	p.started, p.movetext, p.bad, p.start = true, false, nil, p.line
 	p.cur = Game{Tags: map[string]string{}, Source: fmt.Sprintf("%s:%d", p.name, p.line)}
 	p.pos = board.NewPosition()
 }
 
-func (p *parser) finish() {
-	if p.started {
-		if p.cur.Result == "" {
-			p.cur.Result = p.cur.Tags["Result"]
-		}
-		p.out = append(p.out, p.cur)
+// finish hands the current game, or its fault, to fn.
+func (p *parser) finish() error {
+	if !p.started {
+		return nil
 	}
 	p.started = false
+	if p.bad != nil {
+		return p.fn(nil, p.bad)
+	}
+	if p.cur.Result == "" {
+		p.cur.Result = p.cur.Tags["Result"]
+	}
+	if len(p.cur.Comments) > 0 {
+		for len(p.cur.Comments) < len(p.cur.Moves) {
+			p.cur.Comments = append(p.cur.Comments, "")
+		}
+	}
+	g := p.cur
+	return p.fn(&g, nil)
 }
 
-// word handles one movetext token: a move number, a NAG, a result or a move.
+// word handles one movetext token: a move number, a NAG, a result or a
+// move, in SAN (long algebraic too) or, failing that, in UCI notation.
+// After a fault only a result counts: it ends the game.
 func (p *parser) word(tok string) error {
 	switch tok {
 	case WhiteWins, BlackWins, Draw, Unfinished:
@@ -207,8 +351,7 @@ func (p *parser) word(tok string) error {
 			p.begin()
 		}
 		p.cur.Result = tok
-		p.finish()
-		return nil
+		return p.finish()
 	}
 	if tok[0] == '$' {
 		return nil
@@ -230,9 +373,19 @@ func (p *parser) word(tok string) error {
 	if !p.started {
 		p.begin()
 	}
+	p.movetext = true
+	if p.bad != nil {
+		return nil
+	}
 	m, err := p.pos.ParseSAN(tok)
+	if err != nil { // fastchess's -pgnout notation=uci writes moves as UCI does
+		if u, uerr := p.pos.ParseUCIMove(tok); uerr == nil {
+			m, err = u, nil
+		}
+	}
 	if err != nil {
-		return p.errorf("move %d (%s): %v", len(p.cur.Moves)+1, tok, err)
+		p.fail("move %d (%s): %v", len(p.cur.Moves)+1, tok, err)
+		return nil
 	}
 	p.cur.Moves = append(p.cur.Moves, m)
 	p.pos.MakeMove(m)

@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,5 +195,130 @@ func TestLoadErrorsNameFileAndLine(t *testing.T) {
 		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+func TestReadGamesKeepsTheMainlineComments(t *testing.T) {
+	src := "{before the moves} 1. e4 {+0.30/10 0.1s} e5 {book} {second}\n" +
+		"2. Nf3 (2. f4 {in a variation}) Nc6 {-0.10/9\n 0.2s} 1-0\n"
+	games, err := ReadGames(strings.NewReader(src), "c.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"+0.30/10 0.1s", "book second", "", "-0.10/9 0.2s"}
+	if len(games) != 1 || !slices.Equal(games[0].Comments, want) {
+		t.Fatalf("comments %q, want %q", games[0].Comments, want)
+	}
+}
+
+// TestReadEachSkipsAMalformedGameAndGoesOn: each fault fails only its
+// game, named by its number and start line, and the next game reads.
+func TestReadEachSkipsAMalformedGameAndGoesOn(t *testing.T) {
+	src := `[Event "1 good"]
+1. e4 e5 1-0
+
+[Event "2 illegal move"]
+1. e4 e5 2. Ke3 Nc6 3. Nf3 0-1
+
+[Event "3 bad FEN"]
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+[Round "3"]
+1. e4 *
+
+[Event "4 bad tag
+1. d4 d5 1/2-1/2
+
+[Event "5 open variation"]
+1. c4 (1. d4 d5
+[Event "6 good after it"]
+1. Nf3 Nf6 0-1
+1. e4 e5 ) 2. Nf3 *
+1. d4 {open comment
+`
+	type seen struct {
+		event  string
+		err    string
+		start  int
+		number int
+	}
+	var got []seen
+	err := ReadEach(strings.NewReader(src), "m.pgn", func(g *Game, bad *GameError) error {
+		if bad != nil {
+			got = append(got, seen{err: bad.Error(), start: bad.Start, number: bad.Game})
+		} else {
+			got = append(got, seen{event: g.Tags["Event"] + " " + strings.Join(uciMoves(g.Moves), " ")})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []seen{
+		{event: "1 good e2e4 e7e5"},
+		{err: "m.pgn:5: game 2: move 3 (Ke3)", start: 4, number: 2},
+		{err: "m.pgn:8: game 3: FEN tag", start: 7, number: 3},
+		{err: "m.pgn:12: game 4: tag [Event \"4 bad tag: unterminated value", start: 12, number: 4},
+		{err: "m.pgn:17: game 5: a variation is left open", start: 15, number: 5},
+		{event: "6 good after it g1f3 g8f6"},
+		{err: "m.pgn:19: game 7: ')' without '('", start: 19, number: 7},
+		{err: "m.pgn:20: game 8: unterminated comment", start: 20, number: 8},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d games, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if !strings.HasPrefix(g.err, w.err) || g.event != w.event || g.start != w.start || g.number != w.number {
+			t.Errorf("game %d: %+v, want %+v", i+1, g, w)
+		}
+	}
+}
+
+// TestReadEachReadsInChunks: the file is read a chunk at a time, cut at
+// blank lines; games, comments and variations that run across a cut read
+// as from one piece, and so do the faults' lines.
+func TestReadEachReadsInChunks(t *testing.T) {
+	src := "[Event \"a\"]\n\n1. e4 {a comment\n\nover a blank line} e5 (1... c5\n\n2. Nf3) 2. Nf3 {x} 1-0\n\n" +
+		"[Event \"b\"]\n\n1. d4 d5 2. Kd3 *\n\n%escape\n\n1. c4 {\n\n} e5 ; {not a comment\n\n2. Nc3 1/2-1/2\n\n" +
+		"1. f4 {never closed\n\n"
+	read := func() string {
+		var b strings.Builder
+		err := ReadEach(strings.NewReader(src), "c.pgn", func(g *Game, bad *GameError) error {
+			if bad != nil {
+				fmt.Fprintf(&b, "%v (from line %d)\n", bad, bad.Start)
+			} else {
+				fmt.Fprintf(&b, "%s %q %q %s\n", g.Source, uciMoves(g.Moves), g.Comments, g.Result)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	whole := read()
+	defer func(n int) { chunkBytes = n }(chunkBytes)
+	chunkBytes = 1
+	if cut := read(); cut != whole {
+		t.Errorf("read in chunks:\n%s\nread whole:\n%s", cut, whole)
+	}
+	want := `c.pgn:1 ["e2e4" "e7e5" "g1f3"] ["a comment over a blank line" "" "x"] 1-0
+c.pgn:11: game 2: move 3 (Kd3)`
+	if !strings.HasPrefix(whole, want) || !strings.Contains(whole, "c.pgn:21: game 4: unterminated comment (from line 21)") ||
+		!strings.Contains(whole, `c.pgn:15 ["c2c4" "e7e5" "b1c3"] ["" "" ""] 1/2-1/2`) {
+		t.Errorf("read:\n%s", whole)
+	}
+}
+
+// TestReadGamesTakesLongAndUCINotation: fastchess writes SAN, LAN or UCI
+// moves (-pgnout notation=).
+func TestReadGamesTakesLongAndUCINotation(t *testing.T) {
+	src := "[FEN \"r3k3/6P1/8/8/8/8/8/4K2R w Kq - 0 1\"]\n\n1. e1g1 {+1.00/5 0.1s} e8c8 2. g7g8q Rxg8 3. Kg1-h2 *\n"
+	games, err := ReadGames(strings.NewReader(src), "u.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(uciMoves(games[0].Moves), " "); got != "e1g1 e8c8 g7g8q d8g8 g1h2" {
+		t.Errorf("moves %s", got)
 	}
 }

@@ -243,18 +243,19 @@ func bump(n int, cond bool) int {
 	return 0
 }
 
-// moveComment describes an engine's move for the PGN as cutechess does:
-// the score in pawns from the mover's point of view (or M/-M and the moves
-// to mate), the depth, and the time used: "+0.31/9 0.052s".
+// moveComment describes an engine's move for the PGN as cutechess-cli and
+// fastchess do: the score in pawns from the mover's point of view (or +M
+// and -M with the plies to mate: "mate 3" is +M5, "mate -2" is -M4), the
+// depth, and the time used: "+0.31/9 0.052s".
 func moveComment(res uciclient.Result) string {
 	var b strings.Builder
 	switch s := res.Score; {
 	case !s.Valid:
 		b.WriteString("?")
 	case s.Mate > 0:
-		fmt.Fprintf(&b, "+M%d", s.Mate)
+		fmt.Fprintf(&b, "+M%d", 32000-s.CP)
 	case s.Mate < 0 || (s.Mate == 0 && s.CP <= -32000):
-		fmt.Fprintf(&b, "-M%d", -s.Mate)
+		fmt.Fprintf(&b, "-M%d", 32000+s.CP)
 	default:
 		fmt.Fprintf(&b, "%+.2f", float64(s.CP)/100)
 	}
