@@ -97,7 +97,7 @@ func TestLoadConfigKeepsUnsetValues(t *testing.T) {
 	}
 	want := DefaultConfig()
 	want.Games, want.Endgames = 12, "KRPvKR"
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v\nwant %+v", c, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"syscall"
@@ -40,7 +41,7 @@ func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 	want := selfplay.DefaultConfig()
 	want.Games, want.Endgames, want.PGN = 40, "KRPvKR", "x.pgn" // from the file
 	want.Nodes, want.Seed = 300, 9                              // from the flags
-	if cfg != want {
+	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got  %+v\nwant %+v", cfg, want)
 	}
 	if !opt.Resume || opt.Progress != nil {
@@ -60,7 +61,7 @@ func TestGameDamaTakesTheDraughtsDefaults(t *testing.T) {
 	cfg, _, err := parseArgs([]string{"-game", "dama", "-games", "3"}, io.Discard, io.Discard)
 	want := selfplay.DamaDefaults()
 	want.Games = 3
-	if err != nil || cfg != want {
+	if err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
 	}
 	path := filepath.Join(t.TempDir(), "job.json")
@@ -68,7 +69,7 @@ func TestGameDamaTakesTheDraughtsDefaults(t *testing.T) {
 	cfg, _, err = parseArgs([]string{"-config", path, "-resign-score", "900"}, io.Discard, io.Discard)
 	want = selfplay.DamaDefaults()
 	want.ResignPlies, want.Endgames, want.ResignScore = 3, "2Kv1K1M", 900
-	if err != nil || cfg != want {
+	if err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
 	}
 	if _, _, err := parseArgs([]string{"-game", "dama", "-endgames", "KRvK"}, io.Discard, io.Discard); err == nil ||

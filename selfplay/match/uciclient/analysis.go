@@ -21,7 +21,7 @@ type Line struct {
 type Analysis struct {
 	BestMove string
 	Score    Score // the last exact score of the first line
-	Depth    int   // the depth of the last info line that gave one
+	Depth    int   // the depth of the info line that gave Score
 	Nodes    int64 // the node count of the last info line that gave one
 	// Lines holds, in the order of their multipv numbers, the last exact
 	// report of each line that had a move (one line without MultiPV).
@@ -135,9 +135,6 @@ func (e *Engine) Analyse(ctx context.Context, position, goArgs string, budget ti
 		if !ok {
 			return
 		}
-		if in.hasDepth {
-			a.Depth = in.depth
-		}
 		if in.hasNodes {
 			a.Nodes = in.nodes
 		}
@@ -145,7 +142,7 @@ func (e *Engine) Analyse(ctx context.Context, position, goArgs string, budget ti
 			return
 		}
 		if in.multipv == 1 {
-			a.Score = in.score
+			a.Score, a.Depth = in.score, in.depth
 		}
 		if in.move != "" && in.multipv <= 256 {
 			for len(lines) < in.multipv {
