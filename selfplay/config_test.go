@@ -247,8 +247,10 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 		c := DefaultConfig()
 		v := reflect.ValueOf(&c).Elem().FieldByIndex(f.Index)
 		switch v.Kind() {
-		case reflect.Int:
+		case reflect.Int, reflect.Int64:
 			v.SetInt(v.Int() + 1)
+		case reflect.Slice:
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
 		case reflect.Uint64:
 			v.SetUint(v.Uint() + 1)
 		case reflect.Float64:

@@ -60,6 +60,9 @@ type Game struct {
 	// lost says that an outside engine failed during the game: it has no
 	// rows and is not saved (see uciPlayer.play).
 	lost bool
+	// engine is the name of the outside engine that played both sides,
+	// for the PGN; "" for ours.
+	engine string
 }
 
 // begin starts g afresh, reusing its slices, as game n of the job cfg of

@@ -235,6 +235,7 @@ func (p *uciPlayer) playGame(ctx context.Context, n int, g *Game) error {
 		return fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
 	}
 	randomPlies := g.begin(cfg, encoder.GameChess, n, op.Name, pos.FEN(), endgame)
+	g.engine = p.u.name
 	if p.eng == nil {
 		if p.eng, err = p.u.start(); err != nil {
 			return &engineFault{err}

@@ -116,8 +116,8 @@ func TestStockfishSelfPlayVerifiesAndRepeats(t *testing.T) {
 	}
 	first := checkEngineRun(t, &cfg, sum, "Stockfish")
 	pgnText, err := os.ReadFile(cfg.PGN)
-	if err != nil || strings.Count(string(pgnText), "[Event ") != 2 {
-		t.Fatalf("PGN %q (%v): want 2 games", pgnText, err)
+	if err != nil || strings.Count(string(pgnText), "[Event ") != 2 || strings.Count(string(pgnText), `[White "Stockfish`) != 2 {
+		t.Fatalf("PGN %q (%v): want 2 games of Stockfish", pgnText, err)
 	}
 	// The same seed again: Threads=1 and fixed nodes give the same games.
 	again := cfg

@@ -18,9 +18,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/internal/outlock"
 	"chessforge/selfplay"
+	"chessforge/selfplay/match/uciclient"
 )
 
 // TestMain lets the test binary run as the command, for the signal test.
@@ -296,5 +298,43 @@ func TestAnOutputThatIsAnInputIsRefused(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("left in %s: %v, want only the book and its link", dir, entries)
+	}
+}
+
+func TestEngineFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "job.json")
+	os.WriteFile(path, []byte(`{"engine": "sf -x", "engine-opt": ["Hash=8"], "movetime": 20}`), 0o644)
+	cfg, _, err := parseArgs([]string{"-config", path, "-engine-opt", "Skill Level=3", "-engine-opt", "Threads=2", "-engine-timeout", "3s"}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := selfplay.DefaultConfig()
+	want.Engine, want.MoveTime = "sf -x", 20
+	want.EngineOpt = uciclient.OptionList{{Name: "Skill Level", Value: "3"}, {Name: "Threads", Value: "2"}} // the flags replace the file's list
+	want.EngineTimeout = configs.Duration(3 * time.Second)
+	if !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("got  %+v\nwant %+v", cfg, want)
+	}
+}
+
+// TestEngineThatDoesNotStartExits1 checks the message and status of a run
+// whose -engine does not start, and of an -engine-opt the engine lacks.
+func TestEngineThatDoesNotStartExits1(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.parquet")
+	var stdout, stderr bytes.Buffer
+	if rc := run([]string{"-engine", "/nonexistent/engine", "-games", "1", "-out", out, "-quiet"}, &stdout, &stderr); rc != 1 ||
+		!strings.HasPrefix(stderr.String(), `selfplay: -engine /nonexistent/engine: uci: start "/nonexistent/engine"`) {
+		t.Errorf("exit %d, stderr %q", rc, stderr.String())
+	}
+	if _, err := os.Stat("/usr/games/stockfish"); err != nil {
+		t.Skip("no /usr/games/stockfish")
+	}
+	stderr.Reset()
+	if rc := run([]string{"-engine", "/usr/games/stockfish", "-engine-opt", "Foo=1", "-games", "1", "-out", out, "-quiet"}, &stdout, &stderr); rc != 2 ||
+		!strings.Contains(stderr.String(), `selfplay: -engine-opt Foo=1: engine Stockfish`) {
+		t.Errorf("exit %d, stderr %q", rc, stderr.String())
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("output made: %v", err)
 	}
 }
