@@ -16,6 +16,7 @@ import (
 	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/datasets/fixture"
+	"chessforge/engine/board"
 	"chessforge/selfplay/match/matchtest"
 	"chessforge/selfplay/match/uciclient"
 )
@@ -269,5 +270,78 @@ func TestEngineSettingsAreChecked(t *testing.T) {
 	c.Nodes, c.Depth = 1000, 7
 	if c.goArgs() != "nodes 1000 depth 7 movetime 50" {
 		t.Errorf("go %q", c.goArgs())
+	}
+}
+
+// TestEngineMultiPVOnThePliesOfChoice checks what Stockfish is told: its
+// options, a new game each game, MultiPV -multipv on the -multipv-plies
+// plies after the random ones and 1 on the others.
+func TestEngineMultiPVOnThePliesOfChoice(t *testing.T) {
+	needEngine(t, "/usr/games/stockfish")
+	log := filepath.Join(t.TempDir(), "in.log")
+	cfg := engineConfig(t, "sh -c 'tee -a \"$0\" | exec /usr/games/stockfish' "+log)
+	cfg.Games, cfg.MaxPlies = 1, 12
+	runJob(t, cfg, Options{})
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "position") {
+			continue
+		}
+		if n := len(got); strings.HasPrefix(l, "go") && n > 0 && strings.HasPrefix(got[n-1], "go") {
+			got[n-1] += " +"
+			continue
+		}
+		got = append(got, l)
+	}
+	// The probe's start, then the worker's; plies 0-1 are random but
+	// searched for their rows (-write-min-ply 0), plies 2-3 choose among 3
+	// lines.
+	want := []string{"uci", "isready", "quit",
+		"uci", "setoption name Threads value 1", "setoption name Hash value 16", "setoption name MultiPV value 1", "isready",
+		"ucinewgame", "isready", "go nodes 200 +",
+		"setoption name MultiPV value 3", "go nodes 200 +",
+		"setoption name MultiPV value 1", "go nodes 200 ...",
+		"quit", ""}
+	// The game may end before -max-plies: the searches after the MultiPV
+	// ones are one or more.
+	if n := len(got); n == len(want) && strings.HasPrefix(got[n-3], "go nodes 200") {
+		got[n-3] = "go nodes 200 ..."
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the engine was told\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestEngineChoiceAmongLinesWithinTheMargin checks the choice among an
+// engine's lines: those within -multipv-margin of its first, at random.
+func TestEngineChoiceAmongLinesWithinTheMargin(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MultiPVMargin = 30
+	p := newUCIPlayer(&cfg, &uciEngine{}, nil)
+	pos := board.NewPosition()
+	a := uciclient.Analysis{Lines: []uciclient.Line{
+		{Score: uciclient.Score{Valid: true, CP: 50}, Move: "e2e4"},
+		{Score: uciclient.Score{Valid: true, CP: 20}, Move: "d2d4"},
+		{Score: uciclient.Score{Valid: true, CP: 19}, Move: "g1f3"},
+	}}
+	best, _ := pos.ParseUCIMove("e2e4")
+	seen := map[string]bool{}
+	for n := range 64 {
+		m, err := p.chooseLine(pos, &a, best, gameRand(1, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[m.String()] = true
+	}
+	if !reflect.DeepEqual(seen, map[string]bool{"e2e4": true, "d2d4": true}) {
+		t.Errorf("moves chosen %v, want e2e4 and d2d4 (g1f3 is 31 cp behind)", seen)
+	}
+	a.Lines[1].Move = "e2e5"
+	if _, err := p.chooseLine(pos, &a, best, gameRand(1, 0)); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("an illegal move in line 2: error %v", err)
 	}
 }
