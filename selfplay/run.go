@@ -127,6 +127,10 @@ func loadNetwork(cfg *Config) (*nnue.Network, error) {
 // a nil error. A write error stops the run with a *WriteError and the
 // summary of the files finished before it.
 //
+// With cfg.Engine the games are an outside UCI engine's (uciengine.go),
+// started once before anything is made to learn its name; a game it loses
+// to a fault is not saved, and counts in the summary's Lost.
+//
 // Every output is checked before any work, and a run that fails before its
 // first game leaves nothing behind. The run holds the lock (outlock) of the
 // shard's files and of its PGN file until it returns: a second run of the
