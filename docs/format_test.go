@@ -82,7 +82,8 @@ func TestPageListsEveryColumn(t *testing.T) {
 // and self-play write has a row in the page's metadata table.
 func TestPageListsEveryMetadataKey(t *testing.T) {
 	doc := page(t)
-	keys := append(datasets.WriterKeys(), selfplay.KeyShard, selfplay.KeyGames, selfplay.KeyEval, selfplay.KeyNetwork)
+	keys := append(datasets.WriterKeys(), selfplay.KeyShard, selfplay.KeyGames, selfplay.KeyEval, selfplay.KeyNetwork,
+		selfplay.KeyEngine, selfplay.KeyEngineCommand)
 	for _, k := range keys {
 		if len(tableRows(doc, "`"+k+"`")) == 0 {
 			t.Errorf("metadata key %s has no table row on the page", k)

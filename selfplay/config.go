@@ -23,6 +23,7 @@ import (
 	"chessforge/configs"
 	"chessforge/datasets/jobs"
 	"chessforge/encoder"
+	"chessforge/selfplay/match/uciclient"
 )
 
 // Config describes a self-play job and how to run it. Each setting is
@@ -60,6 +61,16 @@ type Config struct {
 	// of either evaluation keep the records they were written with.
 	NNUE     bool   `json:"nnue" job:"yes" record:"omitzero" usage:"evaluate with a network (-eval-file, or the one embedded in the engine), as the engine does; -nnue=false plays the hand-crafted evaluation (chess only)"`
 	EvalFile string `json:"eval-file" job:"file" record:"omitzero" usage:"network file for -nnue (empty: the network embedded in the engine)"`
+
+	// Engine, EngineOpt and MoveTime play an outside UCI engine instead of
+	// ours (uciengine.go). Added after the record's form was fixed, they
+	// enter the job record only when set, as NNUE does.
+	Engine    string               `json:"engine" job:"yes" record:"omitdefault" usage:"play this UCI engine against itself instead of ours (chess): its command line, split into words at spaces ('...' or \"...\" keep spaces in a word)"`
+	EngineOpt uciclient.OptionList `json:"engine-opt" job:"yes" record:"omitdefault" usage:"UCI option of -engine, Name=Value, sent as setoption (repeatable; Threads is 1 and Hash is -hash unless set here)"`
+	MoveTime  int                  `json:"movetime" job:"yes" record:"omitdefault" usage:"milliseconds per move of -engine (go movetime; 0: none); with -nodes or -depth, whichever comes first"`
+	// EngineTimeout bounds each wait for the outside engine; 0 derives it
+	// from the budget (see Config.engineTimeout).
+	EngineTimeout configs.Duration `json:"engine-timeout" job:"no" usage:"how long to wait for -engine's answer before it loses the game (0: 10s + 2 × -movetime + 50µs × -nodes, or 10m with -depth alone)"`
 
 	ResignScore int `json:"resign-score" job:"yes" usage:"adjudicate a win when |score| >= this (0: never) ..."`
 	ResignPlies int `json:"resign-plies" job:"yes" usage:"... for this many plies in a row"`
@@ -137,7 +148,7 @@ func (Config) UsageNotes() (map[string]string, error) {
 	cv, dv := reflect.ValueOf(chess), reflect.ValueOf(dama)
 	var changed []string
 	for _, f := range fields {
-		if f.Key != "game" && !cv.FieldByIndex(f.Index).Equal(dv.FieldByIndex(f.Index)) {
+		if f.Key != "game" && !sameValue(cv.FieldByIndex(f.Index), dv.FieldByIndex(f.Index)) {
 			changed = append(changed, fmt.Sprintf("%s %v", f.Key, dv.FieldByIndex(f.Index)))
 		}
 	}
@@ -169,12 +180,18 @@ func (c *Config) Validate() error {
 			return bad("nnue", c.NNUE, "the networks are for chess; draughts is played with its own evaluation (engine/dama/eval)")
 		}
 	}
+	if err := c.checkEngine(); err != nil {
+		return err
+	}
 	switch {
 	case c.Games < 1:
 		return bad("games", c.Games, "need at least one game")
 	case c.Games > maxGames:
 		return bad("games", c.Games, fmt.Sprintf("at most %d games in one job", maxGames))
-	case c.Nodes == 0 && c.Depth <= 0:
+	case c.Nodes == 0 && c.Depth <= 0 && c.MoveTime <= 0:
+		if c.Engine != "" {
+			return errors.New("selfplay: set a per-move budget: -nodes, -depth, -movetime or several")
+		}
 		return errors.New("selfplay: set a per-move budget: -nodes, -depth or both")
 	case c.Depth < 0:
 		return bad("depth", c.Depth, "must not be negative")
@@ -304,7 +321,7 @@ func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) 
 		fv := cv.FieldByIndex(f.Index)
 		switch f.Tag.Get("record") {
 		case "omitdefault":
-			if fv.Equal(dv.FieldByIndex(f.Index)) {
+			if sameValue(fv, dv.FieldByIndex(f.Index)) {
 				continue
 			}
 		case "omitzero":
@@ -348,6 +365,15 @@ func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) 
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// sameValue reports whether two values of a setting are the same; an empty
+// list is the same as none.
+func sameValue(a, b reflect.Value) bool {
+	if a.Kind() == reflect.Slice {
+		return (a.Len() == 0 && b.Len() == 0) || reflect.DeepEqual(a.Interface(), b.Interface())
+	}
+	return a.Equal(b)
 }
 
 // configFields returns Config's settings, checking that each one says

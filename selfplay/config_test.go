@@ -97,7 +97,7 @@ func TestLoadConfigKeepsUnsetValues(t *testing.T) {
 	}
 	want := DefaultConfig()
 	want.Games, want.Endgames = 12, "KRPvKR"
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v\nwant %+v", c, want)
 	}
 }
@@ -258,8 +258,10 @@ func TestEveryGameDecidingSettingIsInTheJobRecord(t *testing.T) {
 		c := DefaultConfig()
 		v := reflect.ValueOf(&c).Elem().FieldByIndex(f.Index)
 		switch v.Kind() {
-		case reflect.Int:
+		case reflect.Int, reflect.Int64:
 			v.SetInt(v.Int() + 1)
+		case reflect.Slice:
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
 		case reflect.Uint64:
 			v.SetUint(v.Uint() + 1)
 		case reflect.Float64:

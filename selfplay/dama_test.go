@@ -355,7 +355,7 @@ func TestDamaConfig(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(rec), `{"game":"dama","games":`) {
 		t.Errorf("draughts job record %s (%v)", rec, err)
 	}
-	if d := DamaDefaults(); d.Game != "dama" || d.ResignScore == DefaultConfig().ResignScore || DefaultsFor("dama") != d || DefaultsFor("chess") != DefaultConfig() {
+	if d := DamaDefaults(); d.Game != "dama" || d.ResignScore == DefaultConfig().ResignScore || !reflect.DeepEqual(DefaultsFor("dama"), d) || !reflect.DeepEqual(DefaultsFor("chess"), DefaultConfig()) {
 		t.Errorf("draughts defaults %+v", d)
 	}
 }

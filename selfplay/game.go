@@ -57,6 +57,12 @@ type Game struct {
 	Termination datasets.Termination
 	Rows        []datasets.Row // every position from ply WriteMinPly to the end, in ply order: no gaps
 	Hashes      []uint64       // the Zobrist key of each row's position
+	// lost says that an outside engine failed during the game: it has no
+	// rows and is not saved (see uciPlayer.play).
+	lost bool
+	// engine is the name of the outside engine that played both sides,
+	// for the PGN; "" for ours.
+	engine string
 }
 
 // begin starts g afresh, reusing its slices, as game n of the job cfg of

@@ -48,7 +48,7 @@ func collect(t *testing.T, cfg Config, shard Shard) map[int]*Game {
 			t.Fatal(err)
 		}
 	}
-	players, err := newPlayers(&cfg, nil, book)
+	players, err := newPlayers(&cfg, nil, book, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,12 +33,18 @@ const (
 	// KeyNetwork is the id of the network that played the games (the first
 	// 16 hex digits of its weights' SHA-256), with EvalNNUE only.
 	KeyNetwork = "chessforge.selfplay.network"
+	// KeyEngine is the "id name" of the outside engine that played the
+	// games (-engine), with EvalEngine only.
+	KeyEngine = "chessforge.selfplay.engine"
+	// KeyEngineCommand is that engine's command line, as -engine gave it.
+	KeyEngineCommand = "chessforge.selfplay.engine-command"
 )
 
 // The values of KeyEval.
 const (
 	EvalHandCrafted = "hand-crafted"
 	EvalNNUE        = "nnue"
+	EvalEngine      = "engine" // an outside engine's own (KeyEngine)
 )
 
 // output writes a shard's games into one file or into part files in a
@@ -51,7 +57,9 @@ type output struct {
 	perPart int    // games per part file (directory only)
 	eval    string // KeyEval's value
 	network string // KeyNetwork's value, "" for none
-	layout  *encoder.Layout
+	// KeyEngine's and KeyEngineCommand's values, "" for our engine.
+	engine, engineCommand string
+	layout                *encoder.Layout
 	// failClose, when set, may fail a file before it is finished (tests).
 	failClose func(path string) error
 
@@ -343,6 +351,11 @@ func (o *output) open(i int) error {
 	err = w.SetMetadata(KeyEval, o.eval)
 	if err == nil && o.network != "" {
 		err = w.SetMetadata(KeyNetwork, o.network)
+	}
+	if err == nil && o.engine != "" {
+		if err = w.SetMetadata(KeyEngine, o.engine); err == nil {
+			err = w.SetMetadata(KeyEngineCommand, o.engineCommand)
+		}
 	}
 	if err != nil {
 		w.Abort()

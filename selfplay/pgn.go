@@ -61,13 +61,17 @@ func WritePDN(w io.Writer, g *Game) error {
 // tags returns the tags of the game's record but those of its start
 // position and its result.
 func (g *Game) tags() map[string]string {
+	player := "chessforge " + uci.Version
+	if g.engine != "" {
+		player = g.engine
+	}
 	return map[string]string{
 		"Event":       "chessforge self-play",
 		"Site":        "?",
 		"Date":        "????.??.??",
 		"Round":       strconv.Itoa(g.Number + 1),
-		"White":       "chessforge " + uci.Version,
-		"Black":       "chessforge " + uci.Version,
+		"White":       player,
+		"Black":       player,
 		"Opening":     g.Opening,
 		"Termination": g.Termination.String(),
 		"GameId":      strconv.FormatInt(g.ID, 10),

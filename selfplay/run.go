@@ -28,6 +28,7 @@ type Options struct {
 	Resume   bool                // continue the job from the files already written
 	Progress io.Writer           // where the progress bar goes; nil for none
 	Getenv   func(string) string // the environment, for the shard; nil for os.Getenv
+	Log      io.Writer           // where an outside engine's faults are told; nil for os.Stderr
 	// stopAfter, when positive, cancels the run once that many games are
 	// written (tests use it to interrupt a run at a known point).
 	stopAfter int
@@ -53,6 +54,7 @@ type Summary struct {
 	Games        int   // games of this run in finished files
 	Positions    int64 // their rows
 	Done, Total  int   // the shard's games in finished files (earlier runs included), and in all
+	Lost         int   // games of this run an outside engine lost to its faults: not saved, not in Games
 	Wins, Draws  int   // this run's results, White's view
 	Losses       int   //
 	Terminations map[datasets.Termination]int
@@ -125,6 +127,10 @@ func loadNetwork(cfg *Config) (*nnue.Network, error) {
 // a nil error. A write error stops the run with a *WriteError and the
 // summary of the files finished before it.
 //
+// With cfg.Engine the games are an outside UCI engine's (uciengine.go),
+// started once before anything is made to learn its name; a game it loses
+// to a fault is not saved, and counts in the summary's Lost.
+//
 // Every output is checked before any work, and a run that fails before its
 // first game leaves nothing behind. The run holds the lock (outlock) of the
 // shard's files and of its PGN file until it returns: a second run of the
@@ -181,24 +187,38 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
-	net, err := loadNetwork(&cfg)
-	if err != nil {
+	engine, netID := uci.Version, ""
+	var net *nnue.Network
+	var outside *uciEngine
+	if cfg.Engine != "" {
+		cfg.NNUE = false // our evaluation plays no move: no "nnue" in the job record
+		log := opt.Log
+		if log == nil {
+			log = os.Stderr
+		}
+		if outside, err = probeEngine(&cfg, log); err != nil {
+			return nil, err
+		}
+		engine = outside.name
+	} else if net, err = loadNetwork(&cfg); err != nil {
 		return nil, err
-	}
-	netID := ""
-	if net != nil {
+	} else if net != nil {
 		netID = net.ID()
 	}
-	if out.job, err = jobRecord(&cfg, shard.N, uci.Version, netID); err != nil {
+	if out.job, err = jobRecord(&cfg, shard.N, engine, netID); err != nil {
 		return nil, err
 	}
-	players, err := newPlayers(&cfg, net, book)
+	players, err := newPlayers(&cfg, net, book, outside)
 	if err != nil {
 		return nil, err
 	}
-	out.eval, out.network = EvalHandCrafted, netID
-	if net != nil {
-		out.eval = EvalNNUE
+	switch {
+	case outside != nil:
+		out.eval, out.engine, out.engineCommand = EvalEngine, outside.name, outside.command
+	case net != nil:
+		out.eval, out.network = EvalNNUE, netID
+	default:
+		out.eval = EvalHandCrafted
 	}
 
 	sum, pgnOut, release, err := start(&cfg, shard, out, pgnPath, opt.Resume)
@@ -237,15 +257,20 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		return nil
 	}
 	werr := play(ctx, &cfg, players, shard, done, sum.Total, opt.stopAfter, func(i int, g *Game) error {
+		// A lost game has no rows; the file's range of games covers it.
 		if err := out.write(i, g); err != nil {
 			return &WriteError{err}
 		}
-		if pgnOut != nil {
+		if pgnOut != nil && !g.lost {
 			if err := pgnOut.write(g); err != nil {
 				return &WriteError{err}
 			}
 		}
-		sum.add(g)
+		if g.lost {
+			sum.Lost++
+		} else {
+			sum.add(g)
+		}
 		sum.Done = i + 1
 		if out.full() {
 			if err := finish(); err != nil {
@@ -402,8 +427,9 @@ func (s *Summary) countUnique() {
 
 // newPlayers returns the function that makes each worker's player of the
 // job's game: a chess player with the network net (nil: the hand-crafted
-// evaluation) and the openings of book, or a draughts player.
-func newPlayers(cfg *Config, net *nnue.Network, book []pgn.Opening) (func() gamePlayer, error) {
+// evaluation) and the openings of book, or with the outside engine when
+// outside is not nil, or a draughts player.
+func newPlayers(cfg *Config, net *nnue.Network, book []pgn.Opening, outside *uciEngine) (func() gamePlayer, error) {
 	if cfg.Game == encoder.GameDama {
 		sigs, err := parseDamaSignatures(cfg.Endgames)
 		if err != nil {
@@ -414,6 +440,9 @@ func newPlayers(cfg *Config, net *nnue.Network, book []pgn.Opening) (func() game
 	ops, err := newOpenings(cfg, book)
 	if err != nil {
 		return nil, err
+	}
+	if outside != nil {
+		return func() gamePlayer { return newUCIPlayer(cfg, outside, ops) }, nil
 	}
 	return func() gamePlayer { return newPlayer(cfg, net, ops) }, nil
 }
@@ -440,6 +469,9 @@ func play(ctx context.Context, cfg *Config, newPlayer func() gamePlayer, shard S
 		go func() {
 			defer wg.Done()
 			p := newPlayer()
+			if c, ok := p.(interface{ close() }); ok {
+				defer c.close() // an outside engine's process
+			}
 			for {
 				select {
 				case tokens <- struct{}{}:
@@ -451,7 +483,14 @@ func play(ctx context.Context, cfg *Config, newPlayer func() gamePlayer, shard S
 					return
 				}
 				g := pool.Get().(*Game)
-				if err := p.play(runCtx, shard.Game(i), g); err != nil {
+				err := p.play(runCtx, shard.Game(i), g)
+				if errors.Is(err, errGameLost) && runCtx.Err() == nil {
+					// Not recorded: it goes to the writer without rows,
+					// so that the games after it are written.
+					*g = Game{Number: shard.Game(i), Plies: g.Plies[:0], Rows: g.Rows[:0], Hashes: g.Hashes[:0], lost: true}
+					err = nil
+				}
+				if err != nil {
 					if runCtx.Err() == nil {
 						cancel(err)
 					}

@@ -24,15 +24,17 @@ import (
 	"chessforge/engine/board"
 	"chessforge/engine/nnue"
 	"chessforge/engine/uci"
+	"chessforge/selfplay/match/matchtest"
 )
 
 // TestMain lets the test binary act as a self-play process for the tests
-// that kill one or limit its file size.
+// that kill one or limit its file size, and as the fake UCI engine of
+// matchtest for the tests of outside engines.
 func TestMain(m *testing.M) {
 	if cfg := os.Getenv("SELFPLAY_TEST_HELPER"); cfg != "" {
 		os.Exit(helperProcess(cfg))
 	}
-	os.Exit(m.Run())
+	os.Exit(matchtest.Run(m))
 }
 
 // helperProcess runs the job given as JSON, with the file size limit

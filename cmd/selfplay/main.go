@@ -1,7 +1,8 @@
 // Command selfplay plays the engine against itself and writes every position
 // as a training row (SPEC §3), to one .parquet file or a directory of part
 // files, optionally with the games as PGN; with -game dama it plays Italian
-// draughts (rows in the draughts layout of docs/format.md, games as PDN).
+// draughts (rows in the draughts layout of docs/format.md, games as PDN);
+// with -engine CMD it plays an outside UCI engine against itself instead.
 // Its last line is
 //
 //	selfplay: G games, P positions, S s, R positions/s
@@ -94,6 +95,9 @@ func report(w io.Writer, cfg *selfplay.Config, s *selfplay.Summary) {
 				s.Searches, s.Nodes, float64(s.Searches)/secs, float64(s.Nodes)/secs, float64(s.Games)/secs*3600)
 		}
 	}
+	if s.Lost > 0 {
+		fmt.Fprintf(w, "lost: %d games to engine faults, not saved (the log above says why)\n", s.Lost)
+	}
 	switch len(s.Files) {
 	case 0:
 		fmt.Fprintf(w, "output: none written yet (%s)\n", s.Out)
@@ -137,7 +141,7 @@ func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (se
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: selfplay [-config FILE] [-games N] [-out PATH] [flags]\n\nPlays the engine against itself and writes a dataset (SPEC §3). Flags override the config file (e.g. configs/selfplay.json), whose keys are the flags' names.")
+		fmt.Fprintln(fs.Output(), "usage: selfplay [-config FILE] [-games N] [-out PATH] [flags]\n\nPlays the engine (or, with -engine CMD, an outside UCI engine) against itself and writes a dataset (SPEC §3). Flags override the config file (e.g. configs/selfplay.json), whose keys are the flags' names.")
 		fmt.Fprintln(fs.Output())
 		fs.PrintDefaults()
 	}
@@ -155,6 +159,7 @@ func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (se
 		return def, opt, err
 	}
 	opt.Resume = s.Resume
+	opt.Log = stderr
 	if !s.Quiet {
 		opt.Progress = stderr
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"syscall"
@@ -17,9 +18,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/internal/outlock"
 	"chessforge/selfplay"
+	"chessforge/selfplay/match/uciclient"
 )
 
 // TestMain lets the test binary run as the command, for the signal test.
@@ -40,7 +43,7 @@ func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 	want := selfplay.DefaultConfig()
 	want.Games, want.Endgames, want.PGN = 40, "KRPvKR", "x.pgn" // from the file
 	want.Nodes, want.Seed = 300, 9                              // from the flags
-	if cfg != want {
+	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got  %+v\nwant %+v", cfg, want)
 	}
 	if !opt.Resume || opt.Progress != nil {
@@ -60,7 +63,7 @@ func TestGameDamaTakesTheDraughtsDefaults(t *testing.T) {
 	cfg, _, err := parseArgs([]string{"-game", "dama", "-games", "3"}, io.Discard, io.Discard)
 	want := selfplay.DamaDefaults()
 	want.Games = 3
-	if err != nil || cfg != want {
+	if err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
 	}
 	path := filepath.Join(t.TempDir(), "job.json")
@@ -68,7 +71,7 @@ func TestGameDamaTakesTheDraughtsDefaults(t *testing.T) {
 	cfg, _, err = parseArgs([]string{"-config", path, "-resign-score", "900"}, io.Discard, io.Discard)
 	want = selfplay.DamaDefaults()
 	want.ResignPlies, want.Endgames, want.ResignScore = 3, "2Kv1K1M", 900
-	if err != nil || cfg != want {
+	if err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
 	}
 	if _, _, err := parseArgs([]string{"-game", "dama", "-endgames", "KRvK"}, io.Discard, io.Discard); err == nil ||
@@ -320,5 +323,43 @@ func TestAPGNBesideANewDirectoryOfPartsIsMadeWithIt(t *testing.T) {
 	}
 	if _, err := os.Stat(other); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the failed run made %s: %v", other, err)
+	}
+}
+
+func TestEngineFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "job.json")
+	os.WriteFile(path, []byte(`{"engine": "sf -x", "engine-opt": ["Hash=8"], "movetime": 20}`), 0o644)
+	cfg, _, err := parseArgs([]string{"-config", path, "-engine-opt", "Skill Level=3", "-engine-opt", "Threads=2", "-engine-timeout", "3s"}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := selfplay.DefaultConfig()
+	want.Engine, want.MoveTime = "sf -x", 20
+	want.EngineOpt = uciclient.OptionList{{Name: "Skill Level", Value: "3"}, {Name: "Threads", Value: "2"}} // the flags replace the file's list
+	want.EngineTimeout = configs.Duration(3 * time.Second)
+	if !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("got  %+v\nwant %+v", cfg, want)
+	}
+}
+
+// TestEngineThatDoesNotStartExits1 checks the message and status of a run
+// whose -engine does not start, and of an -engine-opt the engine lacks.
+func TestEngineThatDoesNotStartExits1(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.parquet")
+	var stdout, stderr bytes.Buffer
+	if rc := run([]string{"-engine", "/nonexistent/engine", "-games", "1", "-out", out, "-quiet"}, &stdout, &stderr); rc != 1 ||
+		!strings.HasPrefix(stderr.String(), `selfplay: -engine /nonexistent/engine: uci: start "/nonexistent/engine"`) {
+		t.Errorf("exit %d, stderr %q", rc, stderr.String())
+	}
+	if _, err := os.Stat("/usr/games/stockfish"); err != nil {
+		t.Skip("no /usr/games/stockfish")
+	}
+	stderr.Reset()
+	if rc := run([]string{"-engine", "/usr/games/stockfish", "-engine-opt", "Foo=1", "-games", "1", "-out", out, "-quiet"}, &stdout, &stderr); rc != 2 ||
+		!strings.Contains(stderr.String(), `selfplay: -engine-opt Foo=1: engine Stockfish`) {
+		t.Errorf("exit %d, stderr %q", rc, stderr.String())
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("output made: %v", err)
 	}
 }

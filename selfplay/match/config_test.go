@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"chessforge/selfplay/match/uciclient"
 )
 
 func TestParseTC(t *testing.T) {
@@ -68,12 +70,12 @@ func TestParseSPRTDefaultsAndErrors(t *testing.T) {
 }
 
 func TestParseOptionAndAdjudication(t *testing.T) {
-	o, err := parseOption("Skill Level=3")
+	o, err := uciclient.ParseOption("Skill Level=3")
 	if err != nil || o.Name != "Skill Level" || o.Value != "3" {
-		t.Errorf("parseOption = %+v, %v", o, err)
+		t.Errorf("ParseOption = %+v, %v", o, err)
 	}
-	if _, err := parseOption("=3"); err == nil {
-		t.Error("parseOption(=3): want an error")
+	if _, err := uciclient.ParseOption("=3"); err == nil {
+		t.Error("uciclient.ParseOption(=3): want an error")
 	}
 	if r, err := parseResign("600,4"); err != nil || *r != (ResignRule{600, 4}) {
 		t.Errorf("parseResign = %+v, %v", r, err)

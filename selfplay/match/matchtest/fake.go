@@ -59,7 +59,13 @@ func Command(t testing.TB, words ...string) []string {
 //	hang N        never answers its N-th move of a game
 //	slow MS       waits MS milliseconds before every move
 //	score CP      reports CP centipawns from White's point of view every move
+//	malformed N   its N-th move of each game is "bestmove ?!"
+//	nouci         never answers "uci" with "uciok"
 //	dama MODE ... a draughts engine speaking the text protocol (see DamaEngine)
+//
+// After a fault's N, the words "once FILE" make the fault happen only
+// once over all the engine's processes: the first to reach it creates FILE,
+// and the ones that find FILE there play on as random does.
 func Engine(args []string, in io.Reader, out io.Writer) int {
 	if len(args) > 0 && args[0] == "dama" {
 		return DamaEngine(args[1:], in, out)
@@ -73,6 +79,9 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 		switch fields[0] {
 		case "uci":
 			f.say("id name fake %s", mode)
+			if mode == "nouci" {
+				break
+			}
 			f.say("option name Hash type spin default 1 min 1 max 16")
 			f.say("uciok")
 		case "isready":
@@ -92,8 +101,9 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 			rng := rand.New(rand.NewPCG(pos.Hash(), 7))
 			m := list.Moves[rng.IntN(list.N)]
 			score := material(pos)
+			fault := moveNo == n && f.claim()
 			switch {
-			case mode == "illegal" && moveNo == n:
+			case mode == "illegal" && fault:
 				k := pos.KingSquare(pos.SideToMove())
 				to := k + 16
 				if k.Rank() >= 6 {
@@ -101,10 +111,13 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 				}
 				f.say("bestmove %v%v", k, to)
 				return 0, false
-			case mode == "crash" && moveNo == n:
+			case mode == "crash" && fault:
 				fmt.Fprintln(os.Stderr, "fake engine: crashing on purpose")
 				return 3, true
-			case mode == "hang" && moveNo == n:
+			case mode == "malformed" && fault:
+				f.say("bestmove ?!")
+				return 0, false
+			case mode == "hang" && fault:
 				// Sleep rather than block on select{}: the runtime would
 				// call a lone blocked goroutine a deadlock and exit.
 				time.Sleep(time.Hour)
@@ -128,6 +141,7 @@ func Engine(args []string, in io.Reader, out io.Writer) int {
 type fake struct {
 	mode string // args[0], "random" without one
 	n    int    // args[1] as a number, 0 without one
+	once string // after "once", the file that makes a fault happen once; "" for every time
 	w    *bufio.Writer
 }
 
@@ -139,7 +153,24 @@ func newFake(args []string, out io.Writer) *fake {
 	if len(args) > 1 {
 		f.n, _ = strconv.Atoi(args[1])
 	}
+	if len(args) > 3 && args[2] == "once" {
+		f.once = args[3]
+	}
 	return f
+}
+
+// claim reports whether the fault due now happens: always, or with "once"
+// only in the process that creates the file.
+func (f *fake) claim() bool {
+	if f.once == "" {
+		return true
+	}
+	file, err := os.OpenFile(f.once, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false
+	}
+	file.Close()
+	return true
 }
 
 // say writes one line of reply and flushes it.

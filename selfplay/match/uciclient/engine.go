@@ -353,10 +353,11 @@ func parseScore(line string) (Score, bool) {
 	return Score{}, false
 }
 
-// Close asks the engine to quit and kills it if it has not gone within a
-// second.
+// Close asks the engine to quit, closes its input, and kills it if it has
+// not gone within a second.
 func (e *Engine) Close() {
 	_ = e.send("quit")
+	_ = e.stdin.Close()
 	select {
 	case <-e.done:
 	case <-time.After(time.Second):
@@ -364,9 +365,15 @@ func (e *Engine) Close() {
 	}
 }
 
-// Kill ends the process at once and waits until it has been reaped.
+// Kill ends the process, and the others of its process group, at once and
+// waits until it has been reaped.
 func (e *Engine) Kill() {
-	_ = e.cmd.Process.Kill()
+	select {
+	case <-e.done:
+		return // reaped: its process group may be another's now
+	default:
+	}
+	kill(e.cmd)
 	// Drain so that the reader can reach end of output and reap.
 	for {
 		select {
