@@ -691,7 +691,7 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
     path = None
     dense = _dense(args.inputs, device)
     stream = None
-    if args.superbatches:
+    if args.superbatches and start < args.superbatches:
         if stream_at["offset"]:
             print(f"skipping to position {stream_at['offset']} of pass {stream_at['pass'] + 1}", flush=True)
         stream = Stream(tr, args.batch_size, stream_at["pass"], stream_at["offset"])

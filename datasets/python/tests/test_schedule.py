@@ -80,6 +80,21 @@ class Schedule(unittest.TestCase):
         self.assertEqual(ck["settings"]["superbatch_positions"], 1500)
         self.assertEqual(sorted(os.listdir(out)), ["epoch-0001.pt", "epoch-0002.pt", "epoch-0003.pt", "run.json"])
 
+    def test_superbatches_of_a_pass_train_the_epochs_network(self):
+        # Superbatches one pass long are the epochs, batch for batch: the
+        # same weights, losses and learning rates (--lr-gamma every one).
+        small = self.SMALL[:-2]
+        epochs = load(os.path.join(self.train("ep", "--epochs", "2", "--lr-gamma", "0.5", small=small),
+                                   "epoch-0002.pt"))
+        sb = load(os.path.join(self.train("ep-sb", "--superbatches", "2", "--superbatch-positions",
+                                          str(epochs["train_rows"]), "--lr-gamma", "0.5", small=small),
+                               "epoch-0002.pt"))
+        for k in epochs["model"]:
+            self.assertTrue(torch.equal(epochs["model"][k], sb["model"][k]), k)
+        for a, b in zip(epochs["history"], sb["history"]):
+            self.assertEqual({k: a[k] for k in a}, {k: b[k] for k in a})
+        self.assertEqual(sb["stream"], {"pass": 1, "offset": epochs["train_rows"]})
+
     def test_a_stopped_and_resumed_run_is_the_uninterrupted_one(self):
         for mode in ((), ("--preload",)):
             sched = ("--superbatches", "3", "--lr-schedule", "cosine", "--lr-final-fraction", "0.1",
