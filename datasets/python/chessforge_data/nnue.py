@@ -5,6 +5,8 @@ engine/nnue: QA = 255, QB = 64, SCALE = 400). This module is the command
 line, ``chessforge-nnue``:
 
     chessforge-nnue train DATA --out DIR [--val PATH] [--epochs 4] [--seed 1] [--resume | --force]
+                          [--superbatches N [--superbatch-positions P] [--lr-schedule cosine] [--warmup-positions W]]
+                          [--optimizer adamw] [--score-scale K] [--lambda L]
                           [--hidden 256] [--buckets 8] [--mirror] [--device cuda] [--inputs auto] [--preload]
                           [--init CHECKPOINT.pt | --init NETWORK.nnue]
     chessforge-nnue export DIR/epoch-0004.pt --out net.nnue [--pawn-scale 58,58,91,120,128]
@@ -51,8 +53,9 @@ from .nnue_export import (ACTIVATION_SCRELU, FEATURES_MIRRORED, FEATURES_PLAIN, 
 from .nnue_model import (BUCKETS, CLIP, HIDDEN, HIDDEN_STEP, INPUTS, MAX_HIDDEN, SCALE, THEM, WIDTH_RULE, Net,
                          architecture, batch_features, bucket, dense_features, fen_features, piece_bits,
                          sparse_features, valid_hidden)
-from .nnue_train import (INPUTS_CHOICES, Preloaded, epoch_lr, evaluate, initial_state, read_checkpoint, train,
-                         with_buckets)
+from .nnue_train import (INPUTS_CHOICES, LR_FINAL_FRACTION, LR_SCHEDULES, OPTIMIZERS, SCORE_SCALE,
+                         SUPERBATCH_POSITIONS, WEIGHT_DECAY, Preloaded, Stream, epoch_lr, evaluate, initial_state,
+                         read_checkpoint, schedule_lr, train, with_buckets)
 
 __all__ = [
     # nnue_model
@@ -65,8 +68,9 @@ __all__ = [
     "check_pawn_scale", "quantize", "tdiv", "quantized_eval", "write_net", "read_net", "dequantize", "export",
     "set_pawn_scale",
     # nnue_train
-    "INPUTS_CHOICES", "initial_state", "read_checkpoint", "with_buckets", "evaluate", "Preloaded", "epoch_lr",
-    "train",
+    "INPUTS_CHOICES", "SCORE_SCALE", "SUPERBATCH_POSITIONS", "LR_SCHEDULES", "OPTIMIZERS", "LR_FINAL_FRACTION",
+    "WEIGHT_DECAY", "initial_state", "read_checkpoint", "with_buckets", "evaluate", "Preloaded", "Stream", "epoch_lr",
+    "schedule_lr", "train",
     # nnue_check
     "network_scores", "read_fens", "vectors",
     # the command line
@@ -128,15 +132,40 @@ def main(argv=None):
     t.add_argument("--val", help="validation dataset (default: every --val-every-th unit of DATA, taken "
                                  "in the order given, held out)")
     t.add_argument("--val-every", type=natural_int, default=10, help="hold out every Nth unit when --val is absent")
-    t.add_argument("--epochs", type=positive_int, default=4, help="total epochs (with --resume: up to this many)")
+    t.add_argument("--epochs", type=positive_int,
+                   help="total epochs, passes over the data (with --resume: up to this many; default 4 "
+                        "unless --superbatches)")
+    t.add_argument("--superbatches", type=positive_int,
+                   help="train by positions instead of epochs: this many superbatches of --superbatch-positions "
+                        "each, drawn from pass after pass over the data, a checkpoint after each "
+                        "(epoch-NNNN.pt, NNNN the superbatch)")
+    t.add_argument("--superbatch-positions", type=positive_int,
+                   help=f"positions a superbatch (default {SUPERBATCH_POSITIONS:,}, bullet's)")
     t.add_argument("--steps", type=natural_int, default=0, help="at most this many steps per epoch (0: all)")
     t.add_argument("--batch-size", type=positive_int, default=1024)
     t.add_argument("--shuffle-buffer", type=natural_int, default=262144)
-    t.add_argument("--lr", type=natural_float, default=1e-3, help="the learning rate of the first epoch")
-    t.add_argument("--lr-gamma", type=positive_float, default=1.0,
-                   help="multiplies the learning rate after each epoch (epoch e trains at lr*gamma^(e-1))")
+    t.add_argument("--lr", type=natural_float, default=1e-3, help="the learning rate of the first epoch or superbatch")
+    t.add_argument("--lr-schedule", choices=LR_SCHEDULES,
+                   help="step (the default): lr times --lr-gamma every --lr-step-every epochs or superbatches; "
+                        "cosine: from lr to lr times --lr-final-fraction over the superbatches' positions; "
+                        "constant")
+    t.add_argument("--lr-gamma", type=positive_float,
+                   help="step: multiplies the learning rate every --lr-step-every epochs or superbatches "
+                        "(default 1: epoch e trains at lr*gamma^(e-1))")
+    t.add_argument("--lr-step-every", type=positive_int, help="step: epochs or superbatches between decays (default 1)")
+    t.add_argument("--lr-final-fraction", type=unit_float,
+                   help=f"cosine: the learning rate at the run's end, a fraction of --lr (default {LR_FINAL_FRACTION})")
+    t.add_argument("--warmup-positions", type=natural_int, default=0,
+                   help="raise the learning rate linearly over the first this many positions (0: none)")
+    t.add_argument("--optimizer", choices=OPTIMIZERS, default="adam",
+                   help="adam (the default) or adamw, Adam with decoupled weight decay")
+    t.add_argument("--weight-decay", type=natural_float,
+                   help=f"adamw: the weight decay (default {WEIGHT_DECAY})")
+    t.add_argument("--score-scale", type=positive_float, default=SCORE_SCALE,
+                   help="K, centipawns: the target's score term is sigmoid(score/K) and the output's "
+                        "sigmoid(eval/K), one scale for both (default 400; pawnscale DATA fits K to the data)")
     t.add_argument("--lambda", dest="lam", type=unit_float, default=0.0,
-                   help="weight of the game result in the target (the rest: sigmoid(score/400)); "
+                   help="weight of the game result in the target (the rest: sigmoid(score/K)); "
                         "0 by default: with a few million positions the result term overfits")
     t.add_argument("--seed", type=seed_int, default=1)
     t.add_argument("--init-scale", type=positive_float, default=1.0,

@@ -245,7 +245,7 @@ def export(checkpoint, out, pawn_scale=None):
     prov = {"command": state["command"], "seed": s["seed"], "positions": state["train_rows"],
             "positions_trained": state["positions"], "validation_positions": state["val_rows"],
             "epochs": state["epoch"], "losses": state["history"], "dataset": data,
-            "lambda": s["lam"], "created": state["created"], "architecture": architecture(len(q["b2"]), mirror, q["w1"].shape[1]),
+            "lambda": s["lam"], "score_scale": s.get("score_scale", 400.0), "created": state["created"], "architecture": architecture(len(q["b2"]), mirror, q["w1"].shape[1]),
             "checkpoint": os.path.basename(checkpoint), "pawn_scale": list(check_pawn_scale(pawn_scale))}
     return write_net(out, q, prov, mirror, pawn_scale)
 

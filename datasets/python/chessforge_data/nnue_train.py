@@ -1,14 +1,25 @@
 """Training of chessforge's NNUE (``chessforge-nnue train``): the start
 (random, seeded, or ``--init`` from a checkpoint or a network file), the
-datasets and their validation split, the loss, ``--preload`` and the
-epochs, each written as a checkpoint DIR/epoch-NNNN.pt that ``--resume``
-continues.
+datasets and their validation split, the loss, ``--preload``, the
+optimiser and the schedule, each epoch or superbatch written as a
+checkpoint DIR/epoch-NNNN.pt that ``--resume`` continues.
 
-Loss: the squared error between ``sigmoid(out)`` (that is ``sigmoid(eval /
-400)``) and the target ``lam * result + (1 - lam) * sigmoid(score / 400)``,
-both from the side to move, ``lam`` = ``--lambda`` (default 0: the search
-score alone). After every Adam step W1, b1 and W2 are clipped to [-CLIP,
+Loss: the squared error between ``sigmoid(out * SCALE / K)`` (that is
+``sigmoid(eval / K)``, the eval in centipawns) and the target ``lam *
+result + (1 - lam) * sigmoid(score / K)``, both from the side to move,
+``lam`` = ``--lambda`` (default 0: the search score alone) and ``K`` =
+``--score-scale`` (default 400, where the output's sigmoid is
+``sigmoid(out)``). After every step W1, b1 and W2 are clipped to [-CLIP,
 CLIP] (:meth:`Net.clip_`).
+
+Schedule: by epochs (``--epochs``, a pass over the data each), or by
+positions seen (``--superbatches N``, each ``--superbatch-positions`` long,
+drawn from pass after pass over the data, each pass shuffled from the seed
+and its number: :class:`Stream`). The learning rate of each step is
+:func:`schedule_lr`'s: step decay (``--lr-gamma`` every ``--lr-step-every``
+epochs or superbatches), a cosine to ``--lr-final-fraction`` of ``--lr``
+over the superbatches, or constant, after a linear ``--warmup-positions``;
+the optimiser Adam or AdamW (``--weight-decay``).
 
 Inputs: ``--inputs`` chooses the features as sparse lists or dense rows
 (:data:`INPUTS_CHOICES`). ``--preload`` reads the rows once into the
@@ -19,6 +30,7 @@ is what keeps a GPU busy: streamed, the CPU's reading is the bottleneck.
 import datetime
 import glob
 import json
+import math
 import os
 import pickle
 import secrets
@@ -32,7 +44,7 @@ from . import atomic, layout, outlock
 from .cli import UsageError, same_file
 from .dataset import ChessDataset
 from .nnue_export import MAGIC, dequantize, read_net
-from .nnue_model import HIDDEN, WIDTH_RULE, Net, architecture, dense_features, piece_bits, sparse_features, valid_hidden
+from .nnue_model import HIDDEN, SCALE, WIDTH_RULE, Net, architecture, dense_features, piece_bits, sparse_features, valid_hidden
 
 
 def initial_state(path, buckets=None):
@@ -85,9 +97,25 @@ def with_buckets(state, buckets, path):
     return dict(state, **{"out.weight": state["out.weight"].repeat(buckets, 1),
                           "out.bias": state["out.bias"].repeat(buckets)})
 
+#: --score-scale's default, K: the target's sigmoid(score / K) and the
+#: output's sigmoid(eval / K) as they always were (eval = SCALE * out).
+SCORE_SCALE = 400.0
+#: --superbatch-positions' default: bullet's superbatch, 6,104 batches of
+#: 16,384 (docs/training.md).
+SUPERBATCH_POSITIONS = 100_000_000
+#: --lr-schedule's and --optimizer's choices.
+LR_SCHEDULES = ("step", "cosine", "constant")
+OPTIMIZERS = ("adam", "adamw")
+#: --lr-final-fraction's and --weight-decay's defaults where they apply
+#: (cosine; AdamW): about bullet's examples' (0.3^5; 0.01).
+LR_FINAL_FRACTION = 0.0025
+WEIGHT_DECAY = 0.01
+
+
 def _dataset(path, args, seed, shuffle):
     return ChessDataset(path, batch_size=args.batch_size, shuffle_buffer=args.shuffle_buffer if shuffle else 0,
-                        seed=seed, value_target="blend", blend=args.lam, score_scale=400.0, side_to_move=True,
+                        seed=seed, value_target="blend", blend=args.lam,
+                        score_scale=getattr(args, "score_scale", SCORE_SCALE), side_to_move=True,
                         min_ply=args.min_ply, max_score=args.max_score, skip_in_check=args.skip_in_check,
                         skip_captures=args.skip_captures, disagree_score=args.disagree_score)
 
@@ -118,8 +146,9 @@ def _tensor(a):
     return a if isinstance(a, torch.Tensor) else torch.from_numpy(a)
 
 
-def _loss(model, rows, device, mirror, dense):
-    """The mean squared error of a batch of compact rows and its size.
+def _loss(model, rows, device, mirror, dense, score_scale=SCORE_SCALE):
+    """The mean squared error of a batch of compact rows and its size:
+    ``sigmoid(out * SCALE / score_scale)`` against the rows' value.
     ``rows["packed"]`` and ``rows["value"]`` are NumPy arrays or tensors
     on any device (:class:`Preloaded`'s). Dense: the rows' bits go to the
     device as they are (104 bytes a row) and the features are built there.
@@ -132,18 +161,21 @@ def _loss(model, rows, device, mirror, dense):
             packed = packed.cpu()
         us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
         out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
+    if score_scale != SCALE:  # at SCALE, out itself (as before the option)
+        out = out * (SCALE / score_scale)
     value = _tensor(rows["value"]).to(device)
     return torch.mean((torch.sigmoid(out) - value) ** 2), len(value)
 
 
-def evaluate(model, ds, device, mirror=False, inputs="auto"):
+def evaluate(model, ds, device, mirror=False, inputs="auto", score_scale=SCORE_SCALE):
     """The mean loss over a dataset (no gradient) and its rows; ``ds`` is
-    a :class:`ChessDataset` or a :class:`Preloaded` one."""
+    a :class:`ChessDataset` or a :class:`Preloaded` one, its value target
+    made with this score scale."""
     total, n = torch.zeros((), dtype=torch.float64, device=device), 0
     dense = _dense(inputs, device)
     with torch.no_grad():
         for rows in ds.compact_batches():
-            loss, k = _loss(model, rows, device, mirror, dense)
+            loss, k = _loss(model, rows, device, mirror, dense, score_scale)
             total += loss.double() * k
             n += k
     return float(total) / max(n, 1), n
@@ -201,15 +233,83 @@ class Preloaded:
                 yield {"packed": self.packed[i:i + B], "value": self.value[i:i + B]}
 
 
+class Stream:
+    """The training rows as one stream without end, for --superbatches:
+    pass after pass over ``ds`` (a :class:`ChessDataset` or a
+    :class:`Preloaded` one), each pass in its own order (``set_epoch`` with
+    the pass's number, so the seed and the pass fix it), cut into batches
+    of ``batch_size`` rows, a pass's last rows completing a batch with the
+    next pass's first ones. ``pass_`` and ``offset`` say where it stands:
+    the rows of that pass already taken (0-based; a resumed run starts
+    there, the rows before it read and dropped)."""
+
+    def __init__(self, ds, batch_size, pass_=0, offset=0):
+        self.ds, self.batch_size, self.pass_, self.offset = ds, batch_size, pass_, offset
+        self._pieces = self._read()
+        self._held = None  # rows read and not yet taken: (pass, packed, value)
+
+    def _read(self):
+        p, skip = self.pass_, self.offset
+        while True:
+            self.ds.set_epoch(p)
+            seen = 0
+            for rows in self.ds.compact_batches():
+                packed, value = rows["packed"], rows["value"]
+                k = len(value)
+                seen += k
+                if seen <= skip:
+                    continue
+                if seen - k < skip:
+                    cut = skip - (seen - k)
+                    packed, value = packed[cut:], value[cut:]
+                yield p, packed, value
+            if not seen:
+                raise ValueError("no training positions (after the filters): a superbatch has none to draw")
+            p, skip = p + 1, 0
+
+    def batches(self, n):
+        """The next n rows, as batches of batch_size (the last one short
+        when n is not a multiple): dicts of ``packed`` and ``value``."""
+        while n > 0:
+            want = min(self.batch_size, n)
+            parts, got = [], 0
+            while got < want:
+                if self._held is None:
+                    self._held = next(self._pieces)
+                p, packed, value = self._held
+                if p != self.pass_:
+                    self.pass_, self.offset = p, 0
+                k = min(want - got, len(value))
+                parts.append((packed[:k], value[:k]))
+                self._held = None if k == len(value) else (p, packed[k:], value[k:])
+                got += k
+                self.offset += k
+            n -= want
+            if len(parts) == 1:
+                yield {"packed": parts[0][0], "value": parts[0][1]}
+            else:
+                cat = torch.cat if isinstance(parts[0][1], torch.Tensor) else np.concatenate
+                yield {"packed": cat([a for a, _ in parts]), "value": cat([v for _, v in parts])}
+
+    def state(self):
+        """Where the stream stands, as a checkpoint records it."""
+        return {"pass": self.pass_, "offset": self.offset}
+
+
 # The settings a resumed run must share with the checkpoint's, so that it
-# continues the same run (epochs, threads, device and inputs may change).
+# continues the same run (epochs, threads, device and inputs may change;
+# superbatches too, but for a cosine, which spans them all).
 _SAME_ON_RESUME = ("data", "val", "val_every", "steps", "batch_size", "shuffle_buffer", "lr", "lr_gamma", "lam", "seed",
                    "init_scale", "hidden", "buckets", "mirror", "min_ply", "max_score", "skip_in_check", "skip_captures", "disagree_score",
-                   "init", "preload")
+                   "init", "preload", "score_scale", "superbatch_positions", "lr_schedule", "lr_step_every",
+                   "lr_final_fraction", "warmup_positions", "optimizer", "weight_decay")
 
 # Settings added after checkpoints were first written, with the value an
 # older checkpoint's run had.
-_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN, "preload": False}
+_ADDED_SETTINGS = {"lr_gamma": 1.0, "buckets": 1, "mirror": False, "hidden": HIDDEN, "preload": False,
+                   "score_scale": SCORE_SCALE, "superbatches": 0, "superbatch_positions": None, "lr_schedule": "step",
+                   "lr_step_every": 1, "lr_final_fraction": None, "warmup_positions": 0, "optimizer": "adam",
+                   "weight_decay": 0.0}
 
 
 #: The file of a run's directory that names its run, written with the
@@ -353,10 +453,95 @@ def _save(out, path, checkpoint, saved, run=None, replaced=()):
 
 
 def epoch_lr(args, epoch):
-    """The learning rate of an epoch (0-based): --lr decayed by --lr-gamma
-    each epoch, so that it depends on the epoch alone and a resumed run
-    (even one given more --epochs) continues the same schedule."""
+    """The learning rate of an epoch (0-based) by the default schedule:
+    --lr decayed by --lr-gamma each epoch, so that it depends on the epoch
+    alone and a resumed run (even one given more --epochs) continues the
+    same schedule."""
     return args.lr * args.lr_gamma ** epoch
+
+
+def schedule_lr(args, unit, seen, batch):
+    """The learning rate of a step: ``unit`` is its epoch or superbatch
+    (0-based), ``seen`` the positions the run trained before it, ``batch``
+    its rows. ``step``: --lr times --lr-gamma every --lr-step-every units
+    (every epoch by default: :func:`epoch_lr`); ``cosine``: from --lr to
+    --lr times --lr-final-fraction over the run's superbatches, by
+    positions; ``constant``: --lr. A --warmup-positions run scales it by
+    the positions seen (this step's included) over the warm-up's, up to 1.
+    A function of the position in the run alone, so that a resumed run
+    continues the same schedule."""
+    lr = args.lr
+    if args.lr_schedule == "step":
+        lr = lr * args.lr_gamma ** (unit // args.lr_step_every)
+    elif args.lr_schedule == "cosine":
+        t = min(seen / (args.superbatches * args.superbatch_positions), 1.0)
+        f = args.lr_final_fraction
+        lr = lr * (f + (1 - f) * 0.5 * (1 + math.cos(math.pi * t)))
+    if args.warmup_positions and seen + batch < args.warmup_positions:
+        lr = lr * (seen + batch) / args.warmup_positions
+    return lr
+
+
+def _schedule_settings(args):
+    """Check the schedule's and optimiser's options against each other and
+    fill in their defaults, before any work: a UsageError names the
+    option. What the run does not use is None (--epochs with
+    --superbatches, --superbatch-positions without, the decay's settings
+    of another schedule)."""
+    a = lambda name, default=None: getattr(args, name, default)
+    given = lambda name: a(name) is not None
+    sb = a("superbatches") or 0
+    args.superbatches = sb
+    if sb:
+        if given("epochs"):
+            raise UsageError("--epochs and --superbatches: a run counts passes or superbatches, give one")
+        if a("steps"):
+            raise UsageError("--steps and --superbatches: a superbatch is --superbatch-positions long")
+        args.superbatch_positions = a("superbatch_positions") or SUPERBATCH_POSITIONS
+        if args.superbatch_positions < 1:
+            raise UsageError(f"--superbatch-positions {args.superbatch_positions}: want at least 1")
+    else:
+        if given("superbatch_positions"):
+            raise UsageError("--superbatch-positions needs --superbatches N")
+        args.superbatch_positions = None
+        if not given("epochs"):
+            args.epochs = 4
+    sched = a("lr_schedule") or "step"
+    if sched not in LR_SCHEDULES:
+        raise UsageError(f"--lr-schedule {sched}: want one of {', '.join(LR_SCHEDULES)}")
+    if sched == "cosine" and not sb:
+        raise UsageError("--lr-schedule cosine needs --superbatches N: it decays over the run's positions")
+    args.lr_schedule = sched
+    for name, option, default, owner in (("lr_gamma", "--lr-gamma", 1.0, "step"),
+                                         ("lr_step_every", "--lr-step-every", 1, "step"),
+                                         ("lr_final_fraction", "--lr-final-fraction", LR_FINAL_FRACTION, "cosine")):
+        if sched != owner:
+            if given(name):
+                raise UsageError(f"{option} is --lr-schedule {owner}'s, not {sched}'s")
+            setattr(args, name, None)
+        elif not given(name):
+            setattr(args, name, default)
+    if args.lr_schedule == "step" and args.lr_step_every < 1:
+        raise UsageError(f"--lr-step-every {args.lr_step_every}: want at least 1")
+    args.warmup_positions = a("warmup_positions") or 0
+    args.optimizer = a("optimizer") or "adam"
+    if args.optimizer not in OPTIMIZERS:
+        raise UsageError(f"--optimizer {args.optimizer}: want one of {', '.join(OPTIMIZERS)}")
+    if args.optimizer == "adam":
+        if a("weight_decay"):
+            raise UsageError("--weight-decay is AdamW's: add --optimizer adamw")
+        args.weight_decay = 0.0
+    elif not given("weight_decay"):
+        args.weight_decay = WEIGHT_DECAY
+    args.score_scale = float(a("score_scale") or SCORE_SCALE)
+    if not args.score_scale > 0:
+        raise UsageError(f"--score-scale {args.score_scale}: want more than 0")
+
+
+def _optimizer(args, model):
+    if args.optimizer == "adamw":
+        return torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    return torch.optim.Adam(model.parameters(), lr=args.lr)
 
 
 def train(args):
@@ -385,6 +570,7 @@ def _train(args, device):
     force = getattr(args, "force", False)
     if force and args.resume:
         raise UsageError("--force starts a new run, --resume continues one: give one of them")
+    _schedule_settings(args)
     _check_out(args)
     # The --init weights, feature set and pawn table, read once. The table
     # goes into every checkpoint, and export writes it: the weights learnt
@@ -442,12 +628,15 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
     if args.resume and found:
         resumed_path, resumed = _resumable(args.out, found)
         was = resumed["settings"]
-        for k in _SAME_ON_RESUME:
+        for k in ("superbatches",) + _SAME_ON_RESUME:
             had = was.get(k, _ADDED_SETTINGS.get(k))
             if k == "data" and isinstance(had, str):  # one path, as checkpoints wrote it before lists
                 had = [had]
-            if had != getattr(args, k):
-                raise ValueError(f"{resumed_path}: trained with {k} {had!r}, resumed with {getattr(args, k)!r}")
+            now = getattr(args, k)
+            if k == "superbatches" and had and now and args.lr_schedule != "cosine":
+                continue  # step and constant schedules may train on past their superbatches
+            if had != now:
+                raise ValueError(f"{resumed_path}: trained with {k} {had!r}, resumed with {now!r}")
     # A new run's id, or the resumed run's (none for a run begun before
     # run ids); RUN_FILE is written with a new run's first checkpoint.
     run_id = resumed.get("run_id") if resumed is not None else secrets.token_hex(8)
@@ -461,15 +650,17 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
               f"{_names(replaced)} there", file=sys.stderr, flush=True)
     torch.manual_seed(args.seed)
     model = Net(args.init_scale, args.buckets, args.hidden).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    history, start, positions = [], 0, 0
+    opt = _optimizer(args, model)
+    unit = "superbatch" if args.superbatches else "epoch"
+    history, start, positions, stream_at = [], 0, 0, {"pass": 0, "offset": 0}
     init_val = None  # the --init network's validation loss, before any training
     if resumed is not None:
         model.load_state_dict(resumed["model"])
         opt.load_state_dict(resumed["optimizer"])
         history, start, positions = resumed["history"], resumed["epoch"], resumed["positions"]
+        stream_at = resumed.get("stream", stream_at)
         init_val = resumed.get("init_val_loss")
-        print(f"resumed from {resumed_path} (epoch {start})", flush=True)
+        print(f"resumed from {resumed_path} ({unit} {start})", flush=True)
         resumed = None  # its tensors are the model's and the optimizer's now
     if args.init and not start:
         model.load_state_dict(with_buckets(init_state, args.buckets, args.init))
@@ -481,7 +672,10 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
 
     n_train, n_val = rows(tr), rows(val)
     print(f"{n_train} training positions, {n_val} validation, on {device}, "
-          f"lambda {args.lam}, {architecture(args.buckets, args.mirror, args.hidden)}", flush=True)
+          f"lambda {args.lam}, score scale {args.score_scale:g}, {architecture(args.buckets, args.mirror, args.hidden)}",
+          flush=True)
+    if args.superbatches and not n_train:
+        raise ValueError(f"{' '.join(args.data)}: no training positions (after the filters) to draw superbatches from")
     if args.preload:
         t0 = time.perf_counter()
         tr = Preloaded(tr, device, args.batch_size, args.seed)
@@ -492,23 +686,34 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
               f"in {time.perf_counter() - t0:.1f} s", flush=True)
     if args.init and not start and val:
         model.eval()
-        init_val = round(evaluate(model, val, device, args.mirror, args.inputs)[0], 7)
+        init_val = round(evaluate(model, val, device, args.mirror, args.inputs, args.score_scale)[0], 7)
         print(f"starting network: val loss {init_val:.6f}", flush=True)
     path = None
     dense = _dense(args.inputs, device)
-    for epoch in range(start, args.epochs):
-        tr.set_epoch(epoch)
-        lr = epoch_lr(args, epoch)
-        for group in opt.param_groups:
-            group["lr"] = lr
+    stream = None
+    if args.superbatches and start < args.superbatches:
+        if stream_at["offset"]:
+            print(f"skipping to position {stream_at['offset']} of pass {stream_at['pass'] + 1}", flush=True)
+        stream = Stream(tr, args.batch_size, stream_at["pass"], stream_at["offset"])
+    for epoch in range(start, args.superbatches or args.epochs):
+        if stream is None:
+            tr.set_epoch(epoch)
+            batches = tr.compact_batches()
+        else:
+            batches = stream.batches(args.superbatch_positions)
         model.train()
         t0, c0 = time.perf_counter(), time.process_time()
         # The running total stays on the device, so that a step need not
         # wait for the last one (a GPU's queue stays full).
         total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
-        shown = t0
-        for rows in tr.compact_batches():
-            loss, k = _loss(model, rows, device, args.mirror, dense)
+        shown, first_lr, lr = t0, None, None
+        for rows in batches:
+            lr = schedule_lr(args, epoch, positions + n, len(rows["value"]))
+            if first_lr is None:
+                first_lr = lr
+            for group in opt.param_groups:
+                group["lr"] = lr
+            loss, k = _loss(model, rows, device, args.mirror, dense, args.score_scale)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -518,29 +723,40 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
             steps += 1
             if args.progress and time.perf_counter() - shown >= args.progress:
                 shown = time.perf_counter()
-                print(f"epoch {epoch + 1}: {n} positions, train loss {float(total) / n:.6f}, "
-                      f"{n / (shown - t0):.0f} positions/s (of {n_train} an epoch, after the filters)",
-                      file=sys.stderr, flush=True)
+                of = (f"of {args.superbatch_positions} a superbatch" if stream else
+                      f"of {n_train} an epoch, after the filters")
+                print(f"{unit} {epoch + 1}: {n} positions, train loss {float(total) / n:.6f}, "
+                      f"{n / (shown - t0):.0f} positions/s ({of})", file=sys.stderr, flush=True)
             if args.steps and steps >= args.steps:
                 break
+        if first_lr is None:  # an epoch without rows
+            first_lr = lr = schedule_lr(args, epoch, positions, 0)
         total = float(total)  # waits for the last step
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         positions += n
-        vloss = evaluate(model, val, device, args.mirror, args.inputs)[0] if val else None
-        history.append({"epoch": epoch + 1, "lr": lr, "train_loss": round(total / max(n, 1), 7),
-                        "val_loss": None if vloss is None else round(vloss, 7), "positions": n})
-        print(f"epoch {epoch + 1}: lr {lr:.3g}, train loss {total / max(n, 1):.6f}, val loss "
-              f"{'-' if vloss is None else f'{vloss:.6f}'}, {n} positions, {n / wall:.0f} positions/s, "
+        vloss = evaluate(model, val, device, args.mirror, args.inputs, args.score_scale)[0] if val else None
+        entry = {"epoch": epoch + 1, "lr": first_lr, "train_loss": round(total / max(n, 1), 7),
+                 "val_loss": None if vloss is None else round(vloss, 7), "positions": n}
+        if stream is not None:
+            entry.update(lr_end=lr, **{"pass": stream.pass_ + 1})
+        elif args.warmup_positions:
+            entry["lr_end"] = lr
+        history.append(entry)
+        lrs = f"lr {first_lr:.3g}" + (f" to {lr:.3g}" if lr != first_lr else "")
+        where = f" (pass {stream.pass_ + 1})" if stream is not None else ""
+        print(f"{unit} {epoch + 1}: {lrs}, train loss {total / max(n, 1):.6f}, val loss "
+              f"{'-' if vloss is None else f'{vloss:.6f}'}, {n} positions{where}, {n / wall:.0f} positions/s, "
               f"{n / max(cpu, 1e-9):.0f} per CPU second", flush=True)
         path = os.path.join(args.out, f"epoch-{epoch + 1:04d}.pt")
-        _save(args.out, path,
-              {"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
-               "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
-               "init_val_loss": init_val, "run_id": run_id,
-               "pawn_scale": None if init_pawns is None else list(init_pawns),
-               "settings": _settings(args), "command": args.command,
-               "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")},
-              saved, None if saved else run, replaced)
+        checkpoint = {"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch + 1,
+                      "history": history, "positions": positions, "train_rows": n_train, "val_rows": n_val,
+                      "init_val_loss": init_val, "run_id": run_id,
+                      "pawn_scale": None if init_pawns is None else list(init_pawns),
+                      "settings": _settings(args), "command": args.command,
+                      "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        if stream is not None:
+            checkpoint["stream"] = stream.state()
+        _save(args.out, path, checkpoint, saved, None if saved else run, replaced)
     if path is None:  # resumed at or past --epochs: its newest checkpoint
         path = found[-1]
     return path

@@ -15,7 +15,8 @@ must be ignored by git, and no file of the copy may change.
 
 Besides, what a command says it writes must be there: chessforge-train
 --epochs N prints epoch N and writes its --out (model.pt by default),
-chessforge-nnue train --out D --epochs N writes D/epoch-000N.pt, and
+chessforge-nnue train --out D --epochs N (or --superbatches N) writes
+D/epoch-000N.pt, and
 chessforge-nnue export --out F writes a network file F. A page that makes
 the virtual environment .venv gets a chessforge_data that imports, from
 outside the source tree, from the copy's own source. And every relative
@@ -207,9 +208,11 @@ def promised(command, output, clone):
             problems.append(f"no model file {out}")
     words = program_words(command, "chessforge-nnue")
     if words and words[0] == "train":
-        epochs, out = option(words, "--epochs", "4"), option(words, "--out")
-        if not re.search(rf"^epoch {re.escape(epochs)}: lr ", output, re.M):
-            problems.append(f"no line 'epoch {epochs}: lr ...' in its output")
+        unit, epochs, out = "epoch", option(words, "--epochs", "4"), option(words, "--out")
+        if "--superbatches" in words:  # a checkpoint a superbatch, named as the epochs'
+            unit, epochs = "superbatch", option(words, "--superbatches")
+        if not re.search(rf"^{unit} {re.escape(epochs)}: lr ", output, re.M):
+            problems.append(f"no line '{unit} {epochs}: lr ...' in its output")
         ck = os.path.join(out or "", f"epoch-{int(epochs):04d}.pt")
         if out and not os.path.isfile(os.path.join(clone, ck)):
             problems.append(f"no checkpoint {ck}")
@@ -352,6 +355,9 @@ class Extract(unittest.TestCase):
              ["no checkpoint ck/epoch-0003.pt"]),
             (".venv/bin/chessforge-nnue train data/npy --out ck --epochs 2", "epoch 1: lr 0.001",
              ["no line 'epoch 2: lr ...' in its output"]),
+            (".venv/bin/chessforge-nnue train data/npy --out ck --superbatches 2", "superbatch 2: lr 0.001 to", []),
+            (".venv/bin/chessforge-nnue train data/npy --out ck --superbatches 2", "epoch 2: lr 0.001",
+             ["no line 'superbatch 2: lr ...' in its output"]),
             (".venv/bin/chessforge-nnue export ck/epoch-0002.pt --out net.nnue", "", []),
             (".venv/bin/chessforge-nnue export ck/epoch-0002.pt --out bad.nnue", "",
              ["bad.nnue is not a network file (no CFNN magic)"]),
