@@ -45,6 +45,10 @@ type Config struct {
 	Nodes uint64 `json:"nodes" job:"yes" usage:"nodes per move (0: none)"`
 	Depth int    `json:"depth" job:"yes" usage:"depth per move (0: none); with -nodes, whichever comes first"`
 	Hash  int    `json:"hash" job:"yes" usage:"transposition table per worker, MiB"`
+	// SoftNodes is the soft node limit (search.Limits.SoftNodes). Added
+	// after the record's form was fixed, it enters the job record only
+	// when set (record:"omitzero"), so that earlier jobs keep their records.
+	SoftNodes uint64 `json:"soft-nodes" job:"yes" record:"omitzero" usage:"soft nodes per move (0: none): each search ends with the iteration that passes this many nodes; below -nodes, which still stops at once (chess only)"`
 
 	RandomPlies   int     `json:"random-plies" job:"yes" usage:"uniformly random plies at the start (not for generated endgames)"`
 	MultiPVPlies  int     `json:"multipv-plies" job:"yes" usage:"plies after the random ones chosen at random among the top lines"`
@@ -178,6 +182,8 @@ func (c *Config) Validate() error {
 			return bad("book", c.Book, "opening books are for chess; draughts games start from the start position and -random-plies, or from -endgames")
 		case c.NNUE || c.EvalFile != "":
 			return bad("nnue", c.NNUE, "the networks are for chess; draughts is played with its own evaluation (engine/dama/eval)")
+		case c.SoftNodes > 0:
+			return bad("soft-nodes", c.SoftNodes, "a soft node limit is the chess search's; draughts searches by -nodes and -depth")
 		}
 	}
 	if err := c.checkEngine(); err != nil {
@@ -188,11 +194,13 @@ func (c *Config) Validate() error {
 		return bad("games", c.Games, "need at least one game")
 	case c.Games > maxGames:
 		return bad("games", c.Games, fmt.Sprintf("at most %d games in one job", maxGames))
-	case c.Nodes == 0 && c.Depth <= 0 && c.MoveTime <= 0:
+	case c.Nodes == 0 && c.Depth <= 0 && c.MoveTime <= 0 && c.SoftNodes == 0:
 		if c.Engine != "" {
 			return errors.New("selfplay: set a per-move budget: -nodes, -depth, -movetime or several")
 		}
-		return errors.New("selfplay: set a per-move budget: -nodes, -depth or both")
+		return errors.New("selfplay: set a per-move budget: -nodes, -soft-nodes, -depth or more than one")
+	case c.SoftNodes > 0 && c.Nodes > 0 && c.SoftNodes >= c.Nodes:
+		return fmt.Errorf("selfplay: -soft-nodes %d: -nodes %d would stop every search first; set -nodes above it, or 0 for none", c.SoftNodes, c.Nodes)
 	case c.Depth < 0:
 		return bad("depth", c.Depth, "must not be negative")
 	case c.EvalFile != "" && !c.NNUE:

@@ -240,7 +240,7 @@ func newPlayer(cfg *Config, net *nnue.Network, o *openings) *player {
 		cfg:      cfg,
 		eng:      eng,
 		openings: o,
-		limits:   search.Limits{Nodes: cfg.Nodes, Depth: cfg.Depth},
+		limits:   search.Limits{Nodes: cfg.Nodes, SoftNodes: cfg.SoftNodes, Depth: cfg.Depth},
 	}
 }
 

@@ -70,6 +70,8 @@ func (c *Config) checkEngine() error {
 	switch {
 	case c.Game != encoder.GameChess:
 		return bad("engine", strconv.Quote(c.Engine), "outside engines play chess (UCI): not with -game "+c.Game)
+	case c.SoftNodes != 0:
+		return bad("soft-nodes", c.SoftNodes, "a soft node limit is our engine's (UCI has no such go command): give the outside engine -nodes or -movetime")
 	case c.EvalFile != "":
 		return bad("eval-file", c.EvalFile, "the network file is for our engine; set the outside engine's with -engine-opt, e.g. EvalFile=PATH")
 	case c.MoveTime < 0:

@@ -253,6 +253,7 @@ func TestEngineSettingsAreChecked(t *testing.T) {
 		{"no budget", func(c *Config) { c.Engine = "sf"; c.Nodes = 0 }, "-nodes, -depth, -movetime or several"},
 		{"quote", func(c *Config) { c.Engine = "'sf" }, "unterminated single quote"},
 		{"eval file", func(c *Config) { c.Engine = "sf"; c.NNUE = true; c.EvalFile = "x.nnue" }, "set the outside engine's with -engine-opt"},
+		{"soft nodes", func(c *Config) { c.Engine = "sf"; c.Nodes = 0; c.SoftNodes = 2000 }, "-soft-nodes 2000: a soft node limit is our engine's"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := DefaultConfig()

@@ -267,10 +267,10 @@ func checkCommand(line string) error {
 		}
 	case "go":
 		ends := slices.ContainsFunc(f[1:], func(w string) bool {
-			return slices.Contains([]string{"depth", "nodes", "movetime", "mate", "wtime", "btime", "perft"}, w)
+			return slices.Contains([]string{"depth", "nodes", "softnodes", "movetime", "mate", "wtime", "btime", "perft"}, w)
 		})
 		if !ends || slices.Contains(f, "infinite") || slices.Contains(f, "ponder") {
-			return fmt.Errorf("%q: a search on the command line needs an end (depth, nodes, movetime, mate, a clock or perft), and neither infinite nor ponder", line)
+			return fmt.Errorf("%q: a search on the command line needs an end (depth, nodes, softnodes, movetime, mate, a clock or perft), and neither infinite nor ponder", line)
 		}
 	}
 	return nil

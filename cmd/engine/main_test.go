@@ -235,9 +235,10 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		{[]string{"bench abc"}, `engine: bench: depth must be a whole number from 1 to 64, got "abc"`},
 		{[]string{"frobnicate"}, `engine: unknown command "frobnicate"`},
 		{[]string{"go", "depth", "3"}, `engine: unknown command "depth"`},
-		{[]string{"position startpos", "go infinite", "quit"}, `engine: "go infinite": a search on the command line needs an end (depth, nodes, movetime, mate, a clock or perft)`},
+		{[]string{"position startpos", "go infinite", "quit"}, `engine: "go infinite": a search on the command line needs an end (depth, nodes, softnodes, movetime, mate, a clock or perft)`},
 		{[]string{"go ponder depth 3"}, `engine: "go ponder depth 3": a search on the command line needs an end`},
 		{[]string{"go"}, `engine: "go": a search on the command line needs an end`},
+		{[]string{"go infinite softnodes 1000"}, `engine: "go infinite softnodes 1000": a search on the command line needs an end (depth, nodes, softnodes, movetime, mate, a clock or perft)`},
 		{[]string{""}, `engine: an empty command ""`},
 		{[]string{"bench", "genfens 4 seed x book None", "quit"}, `engine: genfens: seed must be a whole number from 0 to 18446744073709551615, got "x"`},
 		{[]string{"genfens 4 seed 1"}, `engine: genfens: want "genfens N seed S book FILE|None", got "genfens 4 seed 1"`},
@@ -458,6 +459,11 @@ func TestCommandLineCommands(t *testing.T) {
 	ready := strings.Index(stdout, "\nreadyok\n")
 	if board < 0 || info < board || best < info || ready < best || strings.Contains(stdout, " nps\n") {
 		t.Errorf("want the board, the search, bestmove, readyok in order and no bench after quit:\n%s", stdout)
+	}
+	// go softnodes is an end of its own.
+	code, stdout, stderr = exitCode(t, "position startpos", "go softnodes 5000")
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "\nbestmove ") {
+		t.Errorf("go softnodes 5000: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
 	// An EvalFile set on the command line is the bench's network: the
 	// option is answered before the bench, whose signature is the

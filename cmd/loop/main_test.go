@@ -455,3 +455,35 @@ func TestTheTexelCycleNamesTheEvaluationThatPlayed(t *testing.T) {
 		t.Errorf("a directory of both evaluations: %v", err)
 	}
 }
+
+// TestShippedChessCyclesDecideAtTheClock: every shipped chess cycle keeps
+// or reverts by an SPRT at a clock of 4+0.04 or longer, never at a fixed
+// node count, which predicts the clock poorly and is a screen only. The
+// draughts cycle plays a node count: its text protocol has no clock.
+func TestShippedChessCyclesDecideAtTheClock(t *testing.T) {
+	for _, name := range []string{"loop.json", "loop-nnue.json"} {
+		c, err := parseArgs([]string{"-config", "../../configs/" + name}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := match.ParseArgs(commands(c, "base", "tuned").match, io.Discard)
+		if err != nil {
+			t.Fatalf("%s: match-args %q: %v", name, c.MatchArgs, err)
+		}
+		cfg, err := s.Config(io.Discard)
+		if err != nil {
+			t.Fatalf("%s: match-args %q: %v", name, c.MatchArgs, err)
+		}
+		if cfg.SPRT == nil || s.TC.Kind != match.TCClock || s.TC.Base < 4*time.Second || s.TC.Inc < 40*time.Millisecond {
+			t.Errorf("%s: match-args %q: SPRT %v at %q; want an SPRT at clock=4+0.04 or longer", name, c.MatchArgs, cfg.SPRT, s.TC)
+		}
+	}
+	c, err := parseArgs([]string{"-config", "../../configs/dama-loop.json"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := match.ParseArgs(commands(c, "base", "tuned").match, io.Discard)
+	if err != nil || s.TC.Kind != match.TCNodes {
+		t.Errorf("dama-loop.json: match-args %q: %q, %v; want a node count (draughts engines have no clock)", c.MatchArgs, s.TC, err)
+	}
+}

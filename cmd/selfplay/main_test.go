@@ -91,6 +91,10 @@ func TestBadArgumentsAreNamed(t *testing.T) {
 		{[]string{"-config", "/nonexistent/job.json"}, "job.json"},
 		{[]string{"extra"}, `"extra"`},
 		{[]string{"-multipv", "1"}, "-multipv"},
+		// A soft limit at or above the hard one (the default -nodes 5000)
+		// would never apply.
+		{[]string{"-soft-nodes", "20000"}, "-soft-nodes 20000: -nodes 5000 would stop every search first"},
+		{[]string{"-game", "dama", "-soft-nodes", "20000", "-nodes", "0"}, "-soft-nodes 20000: a soft node limit is the chess search's"},
 		// The removed write filter says what replaced it, from a flag and
 		// from a config file.
 		{[]string{"-write-max-score", "3000"}, "-write-max-score 3000: write-max-score is removed"},
@@ -129,6 +133,30 @@ func TestRunEndsWithTheSummaryLine(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// TestSoftNodesRun: -nodes 0 -soft-nodes N is a budget of its own, and a
+// soft limit the hard one makes useless is a usage error (exit 2).
+func TestSoftNodesRun(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-games", "2", "-nodes", "0", "-soft-nodes", "300", "-hash", "1", "-max-plies", "30", "-quiet",
+		"-out", filepath.Join(dir, "o.parquet")}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("-nodes 0 -soft-nodes 300: exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if m := summaryLine.FindStringSubmatch(lines[len(lines)-1]); m == nil || m[1] != "2" {
+		t.Fatalf("last line %q", lines[len(lines)-1])
+	}
+	stderr.Reset()
+	code = run([]string{"-games", "2", "-nodes", "300", "-soft-nodes", "300", "-quiet", "-out", filepath.Join(dir, "p.parquet")}, io.Discard, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "-soft-nodes 300: -nodes 300 would stop every search first") {
+		t.Errorf("-nodes 300 -soft-nodes 300: exit %d, %q; want 2 and the reason", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p.parquet")); !os.IsNotExist(err) {
+		t.Errorf("a refused job left an output: %v", err)
 	}
 }
 

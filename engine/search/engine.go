@@ -46,8 +46,15 @@ import (
 // search runs to MaxPly or until Stop. Every limit set holds: the search ends
 // at the first one reached.
 type Limits struct {
-	Depth     int
-	Nodes     uint64
+	Depth int
+	// Nodes is the hard node limit: the search stops as soon as it has
+	// searched this many nodes (with one thread, exactly this many).
+	Nodes uint64
+	// SoftNodes is the soft node limit (UCI go softnodes N): no iteration
+	// of the deepening starts once this many nodes are searched, so the
+	// search ends with the iteration that passes it, complete. Nodes, the
+	// clock and Stop still end it at once.
+	SoftNodes uint64
 	MoveTime  time.Duration
 	WTime     time.Duration
 	BTime     time.Duration
@@ -341,6 +348,9 @@ func (e *Engine) search(pos *board.Position, lim Limits, report func(Info)) Resu
 		if lim.Nodes > 0 {
 			lim.Nodes = max(lim.Nodes-min(mateNodes, lim.Nodes), 1)
 		}
+		if lim.SoftNodes > 0 {
+			lim.SoftNodes = max(lim.SoftNodes-min(mateNodes, lim.SoftNodes), 1)
+		}
 	}
 	for _, w := range e.workers {
 		w.pos = pos.Clone()
@@ -467,10 +477,25 @@ func (w *worker) iterate(maxDepth, multiPV int, report func(Info)) {
 		}
 		// And so does one that took few of the nodes: the others were hard
 		// to refute.
-		if w.tm.softStop(instability*nodeEffort(w.rootMoves[0].nodes, w.nodes)) || w.e.stop.Load() {
+		if w.tm.softStop(instability*nodeEffort(w.rootMoves[0].nodes, w.nodes)) || w.e.stop.Load() || w.softNodesPassed() {
 			break
 		}
 	}
+}
+
+// softNodesPassed reports whether the search has passed its soft node
+// limit, if it has one: with one thread, by its own count, so that the
+// search is deterministic; with more, by every thread's.
+func (w *worker) softNodesPassed() bool {
+	if w.limits.SoftNodes == 0 {
+		return false
+	}
+	n := w.nodes
+	if len(w.e.workers) > 1 {
+		w.nodesPub.Store(w.nodes)
+		n = w.e.totalNodes()
+	}
+	return n >= w.limits.SoftNodes
 }
 
 // aspiration searches the current PV line at depth with a narrow window

@@ -66,6 +66,9 @@ func (e *Engine) searchMate(pos *board.Position, roots []board.Move, lim Limits,
 		}
 		if !ok {
 			noMate = n
+			if lim.SoftNodes > 0 && ms.nodes >= lim.SoftNodes {
+				break // the soft node limit: no longer mate is looked for
+			}
 			continue
 		}
 		pv := slices.Clone(ms.pv[0][:ms.pvLen[0]])

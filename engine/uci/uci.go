@@ -380,6 +380,11 @@ func (s *Session) goCmd(args []string) {
 			n, ok = s.intArg(args, i+1)
 			lim.Nodes = uint64(n)
 			i++
+		case "softnodes":
+			var n int
+			n, ok = s.intArg(args, i+1)
+			lim.SoftNodes = uint64(n)
+			i++
 		case "movetime":
 			lim.MoveTime, ok = ms(i + 1)
 			i++

@@ -331,3 +331,28 @@ func TestFormatScore(t *testing.T) {
 		}
 	}
 }
+
+// TestGoSoftNodes: go softnodes N searches until an iteration ends past N
+// nodes: the last info line is a complete depth with at least N nodes, and
+// a bestmove follows. A bad count is an info string and bestmove 0000.
+func TestGoSoftNodes(t *testing.T) {
+	out := run(t, "position startpos", "go softnodes 20000")
+	if !strings.Contains(out, "bestmove ") || strings.Contains(out, "bestmove 0000") {
+		t.Fatalf("go softnodes 20000: want a bestmove, got:\n%s", out)
+	}
+	m := regexp.MustCompile(`info depth (\d+) .* nodes (\d+) `).FindAllStringSubmatch(out, -1)
+	if len(m) == 0 {
+		t.Fatalf("go softnodes 20000: no info line in:\n%s", out)
+	}
+	last := m[len(m)-1]
+	var depth, nodes int
+	fmt.Sscan(last[1], &depth)
+	fmt.Sscan(last[2], &nodes)
+	if nodes < 20000 || nodes > 2_000_000 || depth < 2 {
+		t.Errorf("go softnodes 20000: last info depth %d, %d nodes; want at least 20000 nodes:\n%s", depth, nodes, out)
+	}
+	out = run(t, "position startpos", "go softnodes x")
+	if !strings.Contains(out, "info string go: softnodes needs a non-negative whole number") || !strings.Contains(out, "bestmove 0000") {
+		t.Errorf("go softnodes x: want an info string and bestmove 0000, got:\n%s", out)
+	}
+}
