@@ -14,6 +14,7 @@ that the optimiser takes as it is, without a sort. SCReLU, the output
 layer and their gradients are a few whole-tensor operations.
 """
 
+import concurrent.futures
 from typing import NamedTuple
 
 import numpy as np
@@ -49,10 +50,11 @@ def features(packed, mirror=False):
         packed = packed.numpy()
     n = packed.shape[0]
     p = np.ascontiguousarray(packed[:, :12]).reshape(n, 96)
-    pos, byte = np.nonzero(p)
-    k, file = np.nonzero(np.unpackbits(p[pos, byte][:, None], axis=1))
-    pos = pos[k]
-    us = byte[k] * 8 + file  # plane * 64 + rank * 8 + file, by position
+    nonzero = np.flatnonzero(p)
+    bit = np.flatnonzero(np.unpackbits(p.ravel()[nonzero]))
+    entry = nonzero[bit >> 3]
+    pos = entry // 96
+    us = (entry % 96) * 8 + (bit & 7)  # plane * 64 + rank * 8 + file, by position
     them = THEM[us]
     if mirror:
         # Planes 5 and 11 hold the side to move's king and the other's;
@@ -85,6 +87,25 @@ def features(packed, mirror=False):
     return Features(*(torch.from_numpy(a) for a in (idx, off, bags[order], t_off, count)))
 
 
+_helper = None  # a thread of its own for half of each sum (torch's threads do not split them)
+
+
+def _sum(idx, weight, off, split):
+    """EmbeddingBag's sum of weight's rows: bag i is ``idx[off[i]:off[i +
+    1]]``. With torch on more than one thread the bags from ``split`` on
+    are summed on a second thread meanwhile: the same sums, each in the
+    same order."""
+    global _helper
+    if torch.get_num_threads() < 2 or split <= 0 or split >= len(off):
+        return F.embedding_bag(idx, weight, off, mode="sum")
+    if _helper is None:
+        _helper = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="nnue-sum")
+    m = int(off[split])
+    rest = _helper.submit(F.embedding_bag, idx[m:], weight, off[split:] - m, mode="sum")
+    first = F.embedding_bag(idx[:m], weight, off[:split], mode="sum")
+    return torch.cat([first, rest.result()])
+
+
 class _Network(torch.autograd.Function):
     """out [B] from W1 [768, H], b1 [H], W2 [nb, 2H], b2 [nb] and a
     batch's :class:`Features`; ``b`` is each position's output bucket
@@ -93,7 +114,7 @@ class _Network(torch.autograd.Function):
     @staticmethod
     def forward(ctx, w1, b1, w2, b2, f, b):
         n, h = len(f.pieces), w1.shape[1]
-        acc = F.embedding_bag(f.idx, w1, f.off, mode="sum").view(n, 2, h).add_(b1).view(n, 2 * h)
+        acc = _sum(f.idx, w1, f.off, n // 2 * 2).view(n, 2, h).add_(b1).view(n, 2 * h)
         c = acc.clamp(0, 1)
         a = c * c
         if b is None:
@@ -124,7 +145,7 @@ class _Network(torch.autograd.Function):
         h = d.shape[1] // 2
         rows = grad_acc.view(2 * n, h)
         grad_b1 = rows.sum(0)
-        grad_w1 = F.embedding_bag(f.t_bag, rows, f.t_off, mode="sum")
+        grad_w1 = _sum(f.t_bag, rows, f.t_off, INPUTS // 2)
         return grad_w1, grad_b1, grad_w2, grad_b2, None, None
 
 

@@ -28,7 +28,7 @@ import time
 import numpy as np
 import torch
 
-from . import atomic, layout, outlock
+from . import atomic, layout, nnue_sparse, outlock
 from .cli import UsageError, same_file
 from .dataset import ChessDataset
 from .nnue_export import MAGIC, dequantize, read_net
@@ -123,15 +123,19 @@ def _loss(model, rows, device, mirror, dense):
     ``rows["packed"]`` and ``rows["value"]`` are NumPy arrays or tensors
     on any device (:class:`Preloaded`'s). Dense: the rows' bits go to the
     device as they are (104 bytes a row) and the features are built there.
-    Sparse: the lists are built on the CPU."""
+    Sparse: the lists are built on the CPU, and on a CPU the network runs
+    through :mod:`nnue_sparse`'s fused forward and backward."""
     if dense:
         out = model.forward_dense(*dense_features(piece_bits(_tensor(rows["packed"]).to(device)), mirror))
     else:
         packed = rows["packed"]
         if isinstance(packed, torch.Tensor):
             packed = packed.cpu()
-        us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
-        out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
+        if device.type == "cpu":
+            out = nnue_sparse.forward(model, nnue_sparse.features(packed, mirror))
+        else:
+            us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
+            out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
     value = _tensor(rows["value"]).to(device)
     return torch.mean((torch.sigmoid(out) - value) ** 2), len(value)
 
