@@ -14,7 +14,8 @@ that the optimiser takes as it is, without a sort. SCReLU, the output
 layer and their gradients are a few whole-tensor operations.
 """
 
-import concurrent.futures
+import queue
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -87,23 +88,46 @@ def features(packed, mirror=False):
     return Features(*(torch.from_numpy(a) for a in (idx, off, bags[order], t_off, count)))
 
 
-_helper = None  # a thread of its own for half of each sum (torch's threads do not split them)
+def ahead(batches, mirror=False, depth=2):
+    """The compact-row batches of ``batches`` (an iterator of dicts with
+    "packed"), each with its :class:`Features` added as "features",
+    read and built on a thread of their own up to ``depth`` batches
+    ahead of the caller, in the same order."""
+    done = object()
+    q = queue.Queue(depth)
+    stop = threading.Event()
 
+    def put(item):
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                pass
+        return False
 
-def _sum(idx, weight, off, split):
-    """EmbeddingBag's sum of weight's rows: bag i is ``idx[off[i]:off[i +
-    1]]``. With torch on more than one thread the bags from ``split`` on
-    are summed on a second thread meanwhile: the same sums, each in the
-    same order."""
-    global _helper
-    if torch.get_num_threads() < 2 or split <= 0 or split >= len(off):
-        return F.embedding_bag(idx, weight, off, mode="sum")
-    if _helper is None:
-        _helper = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="nnue-sum")
-    m = int(off[split])
-    rest = _helper.submit(F.embedding_bag, idx[m:], weight, off[split:] - m, mode="sum")
-    first = F.embedding_bag(idx[:m], weight, off[:split], mode="sum")
-    return torch.cat([first, rest.result()])
+    def produce():
+        try:
+            for rows in batches:
+                if not put(dict(rows, features=features(rows["packed"], mirror))):
+                    return
+            put(done)
+        except BaseException as err:  # raised in the caller's thread
+            put(err)
+
+    worker = threading.Thread(target=produce, name="nnue-batches", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = q.get()
+            if item is done:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        worker.join()
 
 
 class _Network(torch.autograd.Function):
@@ -114,7 +138,7 @@ class _Network(torch.autograd.Function):
     @staticmethod
     def forward(ctx, w1, b1, w2, b2, f, b):
         n, h = len(f.pieces), w1.shape[1]
-        acc = _sum(f.idx, w1, f.off, n // 2 * 2).view(n, 2, h).add_(b1).view(n, 2 * h)
+        acc = F.embedding_bag(f.idx, w1, f.off, mode="sum").view(n, 2, h).add_(b1).view(n, 2 * h)
         c = acc.clamp(0, 1)
         a = c * c
         if b is None:
@@ -145,7 +169,7 @@ class _Network(torch.autograd.Function):
         h = d.shape[1] // 2
         rows = grad_acc.view(2 * n, h)
         grad_b1 = rows.sum(0)
-        grad_w1 = _sum(f.t_bag, rows, f.t_off, INPUTS // 2)
+        grad_w1 = F.embedding_bag(f.t_bag, rows, f.t_off, mode="sum")
         return grad_w1, grad_b1, grad_w2, grad_b2, None, None
 
 

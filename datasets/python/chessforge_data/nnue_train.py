@@ -132,7 +132,8 @@ def _loss(model, rows, device, mirror, dense):
         if isinstance(packed, torch.Tensor):
             packed = packed.cpu()
         if device.type == "cpu":
-            out = nnue_sparse.forward(model, nnue_sparse.features(packed, mirror))
+            f = rows["features"] if "features" in rows else nnue_sparse.features(packed, mirror)
+            out = nnue_sparse.forward(model, f)
         else:
             us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
             out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
@@ -511,7 +512,10 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         # wait for the last one (a GPU's queue stays full).
         total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
         shown = t0
-        for rows in tr.compact_batches():
+        batches = tr.compact_batches()
+        if device.type == "cpu" and not dense:  # read and built a batch ahead, on a thread of their own
+            batches = nnue_sparse.ahead(batches, args.mirror)
+        for rows in batches:
             loss, k = _loss(model, rows, device, args.mirror, dense)
             opt.zero_grad()
             loss.backward()

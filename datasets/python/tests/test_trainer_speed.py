@@ -4,6 +4,7 @@ gradients of every parameter, for plain and king-mirrored features, one
 and several output buckets."""
 
 import os
+import threading
 import unittest
 
 import numpy as np
@@ -76,6 +77,43 @@ class FastPath(unittest.TestCase):
             out = nnue_sparse.forward(model, nnue_sparse.features(rows["packed"]))
         self.assertFalse(out.requires_grad)
         self.assertEqual(out.shape, (50,))
+
+
+class Ahead(unittest.TestCase):
+    def test_the_same_batches_in_order_with_their_features(self):
+        want = batches(100)
+        got = list(nnue_sparse.ahead(iter(want), mirror=True))
+        self.assertEqual(len(got), len(want))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g["packed"], w["packed"])
+            f = nnue_sparse.features(w["packed"], True)
+            for a, b in zip(g["features"], f):
+                self.assertTrue(torch.equal(a, b))
+
+    def test_an_error_of_the_reader_is_raised_to_the_caller(self):
+        def failing():
+            yield batches(10)[0]
+            raise OSError("shard 3: truncated")
+        it = nnue_sparse.ahead(failing())
+        next(it)
+        with self.assertRaisesRegex(OSError, "shard 3: truncated"):
+            next(it)
+
+    def test_a_caller_that_stops_early_stops_the_reader(self):
+        read = []
+
+        def endless():
+            rows = batches(10)[0]
+            while True:
+                read.append(1)
+                yield rows
+        it = nnue_sparse.ahead(endless(), depth=2)
+        next(it)
+        it.close()  # returns: the reader thread has stopped
+        n = len(read)
+        self.assertLessEqual(n, 5)
+        threading.Event().wait(0.2)
+        self.assertEqual(len(read), n)
 
 
 if __name__ == "__main__":
