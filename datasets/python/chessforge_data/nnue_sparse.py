@@ -130,6 +130,9 @@ def ahead(batches, mirror=False, depth=2):
         worker.join()
 
 
+_ABOVE_ONE = float(np.nextafter(np.float32(1), np.float32(2)))  # the float32 after 1
+
+
 class _Network(torch.autograd.Function):
     """out [B] from W1 [768, H], b1 [H], W2 [nb, 2H], b2 [nb] and a
     batch's :class:`Features`; ``b`` is each position's output bucket
@@ -141,13 +144,15 @@ class _Network(torch.autograd.Function):
         acc = F.embedding_bag(f.idx, w1, f.off, mode="sum").view(n, 2, h).add_(b1).view(n, 2 * h)
         c = acc.clamp(0, 1)
         a = c * c
+        # SCReLU's derivative is 2 d with d = clamp(x, 0, 1) where x <= 1
+        # (autograd's clamp passes the gradient at both ends) and 0 beyond;
+        # hardtanh_backward keeps c where 0 < x < _ABOVE_ONE, that is x <= 1,
+        # in one pass (at x <= 0 c is 0 anyway).
+        d = torch.ops.aten.hardtanh_backward(c, acc, 0.0, _ABOVE_ONE)
         if b is None:
             out = torch.mv(a, w2[0]).add_(b2[0])
         else:
             out = (a * w2[b]).sum(1).add_(b2[b])
-        # SCReLU's derivative, 2 clamp(x, 0, 1) where 0 <= x <= 1 (autograd's
-        # clamp passes the gradient at both ends) and 0 elsewhere.
-        d = c.mul_(2).masked_fill_(acc > 1, 0)
         ctx.f, ctx.b = f, b
         ctx.save_for_backward(w2, a, d)
         return out
@@ -160,12 +165,12 @@ class _Network(torch.autograd.Function):
         if b is None:
             grad_w2 = torch.mv(a.t(), g)[None]
             grad_b2 = g.sum().reshape(1)
-            grad_acc = torch.outer(g, w2[0]).mul_(d)
+            grad_acc = torch.outer(g, 2 * w2[0]).mul_(d)
         else:
             onehot = F.one_hot(b, nb).to(g.dtype)
             grad_w2 = onehot.t() @ (a * g[:, None])
             grad_b2 = onehot.t() @ g
-            grad_acc = (w2[b] * g[:, None]).mul_(d)
+            grad_acc = (w2[b] * (2 * g)[:, None]).mul_(d)
         h = d.shape[1] // 2
         rows = grad_acc.view(2 * n, h)
         grad_b1 = rows.sum(0)

@@ -70,6 +70,25 @@ class FastPath(unittest.TestCase):
                     torch.testing.assert_close(q.grad, p.grad, rtol=1e-5, atol=1e-5 * scale,
                                                msg=lambda m: f"{name} (mirror {mirror}, {buckets} buckets): {m}")
 
+    def test_the_gradient_at_the_ends_of_the_clamp(self):
+        # Accumulators exactly 0, 1 and the float after 1: autograd's clamp
+        # passes the gradient at 0 and 1, not beyond.
+        rows = batches(20)[0]
+        value = torch.from_numpy(rows["value"])
+        ends = [-0.5, 0.0, 0.5, 1.0, float(np.nextafter(np.float32(1), np.float32(2))), 1.5]
+        models = [nnue_model.Net(), nnue_model.Net()]
+        with torch.no_grad():
+            models[0].ft.weight.zero_()
+            models[0].b1.copy_(torch.tensor(ends * 43)[:256])
+        models[1].load_state_dict(models[0].state_dict())
+        out = models[0](*nnue_model.sparse_features(nnue_model.piece_bits(rows["packed"])))
+        torch.mean((torch.sigmoid(out) - value) ** 2).backward()
+        out = nnue_sparse.forward(models[1], nnue_sparse.features(rows["packed"]))
+        torch.mean((torch.sigmoid(out) - value) ** 2).backward()
+        for p, q in zip(models[0].parameters(), models[1].parameters()):
+            torch.testing.assert_close(q.grad, p.grad, rtol=1e-6, atol=1e-9)
+        self.assertEqual((models[1].b1.grad != 0).tolist(), [0.0 < e <= 1.0 for e in ends * 43][:256])
+
     def test_no_gradient_without_it(self):
         rows = batches(50)[0]
         model = nnue_model.Net()
