@@ -4,6 +4,8 @@ gradients of every parameter, for plain and king-mirrored features, one
 and several output buckets."""
 
 import os
+import subprocess
+import sys
 import threading
 import unittest
 
@@ -96,6 +98,19 @@ class FastPath(unittest.TestCase):
             out = nnue_sparse.forward(model, nnue_sparse.features(rows["packed"]))
         self.assertFalse(out.requires_grad)
         self.assertEqual(out.shape, (50,))
+
+
+class Threads(unittest.TestCase):
+    def test_openblas_keeps_to_one_thread_unless_the_environment_says(self):
+        code = "import os, chessforge_data; print(os.environ['OPENBLAS_NUM_THREADS'])"
+        path = os.path.join(fixture.ROOT, "datasets", "python")
+        for given, want in ((None, "1"), ("3", "3")):
+            env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+            env["PYTHONPATH"] = path
+            if given:
+                env["OPENBLAS_NUM_THREADS"] = given
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+            self.assertEqual(out.stdout.strip(), want)
 
 
 class Ahead(unittest.TestCase):
