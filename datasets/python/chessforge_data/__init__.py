@@ -19,7 +19,18 @@ Commands installed with the package: ``chessforge-train`` (the example
 trainer, :mod:`chessforge_data.train`), ``chessforge-bench`` (the
 loader's throughput, :mod:`chessforge_data.bench`) and ``chessforge-nnue``
 (the engine's network: train, export, test vectors, :mod:`chessforge_data.nnue`).
+
+Threads: an optimised BLAS (Debian's ``libopenblas0-pthread``) would start
+a thread a core of its own beside torch's, which oversubscribes the cores
+(it halves the trainer's rate); importing this package first sets
+``OPENBLAS_NUM_THREADS=1`` where the environment does not set it, so that
+torch's threads (``--threads``) are the only ones.
 """
+
+import os
+
+# Before NumPy or torch loads OpenBLAS: it reads this once, at load.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from .dataset import VALUE_TARGETS, ChessDataset, value_target
 from .filters import Filters

@@ -40,7 +40,7 @@ import time
 import numpy as np
 import torch
 
-from . import atomic, layout, outlock
+from . import atomic, layout, nnue_sparse, outlock
 from .cli import UsageError, same_file
 from .dataset import ChessDataset
 from .nnue_export import MAGIC, dequantize, read_net
@@ -152,15 +152,20 @@ def _loss(model, rows, device, mirror, dense, score_scale=SCORE_SCALE):
     ``rows["packed"]`` and ``rows["value"]`` are NumPy arrays or tensors
     on any device (:class:`Preloaded`'s). Dense: the rows' bits go to the
     device as they are (104 bytes a row) and the features are built there.
-    Sparse: the lists are built on the CPU."""
+    Sparse: the lists are built on the CPU, and on a CPU the network runs
+    through :mod:`nnue_sparse`'s fused forward and backward."""
     if dense:
         out = model.forward_dense(*dense_features(piece_bits(_tensor(rows["packed"]).to(device)), mirror))
     else:
         packed = rows["packed"]
         if isinstance(packed, torch.Tensor):
             packed = packed.cpu()
-        us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
-        out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
+        if device.type == "cpu":
+            f = rows["features"] if "features" in rows else nnue_sparse.features(packed, mirror)
+            out = nnue_sparse.forward(model, f)
+        else:
+            us, us_off, them, them_off = sparse_features(piece_bits(packed), mirror)
+            out = model(us.to(device), us_off.to(device), them.to(device), them_off.to(device))
     if score_scale != SCALE:  # at SCALE, out itself (as before the option)
         out = out * (SCALE / score_scale)
     value = _tensor(rows["value"]).to(device)
@@ -707,6 +712,8 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         # wait for the last one (a GPU's queue stays full).
         total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
         shown, first_lr, lr = t0, None, None
+        if device.type == "cpu" and not dense:  # read and built a batch ahead, on a thread of their own
+            batches = nnue_sparse.ahead(batches, args.mirror)
         for rows in batches:
             lr = schedule_lr(args, epoch, positions + n, len(rows["value"]))
             if first_lr is None:
