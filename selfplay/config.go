@@ -68,8 +68,10 @@ type Config struct {
 
 	// Engine, EngineOpt and MoveTime play an outside UCI engine instead of
 	// ours (uciengine.go). Added after the record's form was fixed, they
-	// enter the job record only when set, as NNUE does.
-	Engine    string               `json:"engine" job:"yes" record:"omitdefault" usage:"play this UCI engine against itself instead of ours (chess): its command line, split into words at spaces ('...' or \"...\" keep spaces in a word)"`
+	// enter the job record only when set, as NNUE does; Engine under the
+	// key engine-command (recordkey), since the record's "engine" is the
+	// engine's name and version.
+	Engine    string               `json:"engine" job:"yes" record:"omitdefault" recordkey:"engine-command" usage:"play this UCI engine against itself instead of ours (chess): its command line, split into words at spaces ('...' or \"...\" keep spaces in a word)"`
 	EngineOpt uciclient.OptionList `json:"engine-opt" job:"yes" record:"omitdefault" usage:"UCI option of -engine, Name=Value, sent as setoption (repeatable; Threads is 1 and Hash is -hash unless set here)"`
 	MoveTime  int                  `json:"movetime" job:"yes" record:"omitdefault" usage:"milliseconds per move of -engine (go movetime; 0: none); with -nodes or -depth, whichever comes first"`
 	// EngineTimeout bounds each wait for the outside engine; 0 derives it
@@ -301,7 +303,8 @@ func (c *Config) workers() int {
 // declaration order, then the number of shards and the engine's version,
 // then, with a network, its id (network). A setting tagged
 // record:"omitdefault" is left out while it has DefaultConfig's value, one
-// tagged record:"omitzero" while it is its type's zero value.
+// tagged record:"omitzero" while it is its type's zero value; a setting
+// tagged recordkey:"K" is recorded under K instead of its name.
 // Two runs whose records agree produce the same games; -resume compares
 // them byte for byte with the record in the files already written.
 func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) {
@@ -340,7 +343,7 @@ func jobRecord(cfg *Config, shards int, engine, network string) ([]byte, error) 
 		v := fv.Interface()
 		switch f.Tag.Get("job") {
 		case "yes":
-			err = add(f.Key, v)
+			err = add(recordKey(f), v)
 		case "file":
 			path := v.(string)
 			name := path
@@ -384,8 +387,18 @@ func sameValue(a, b reflect.Value) bool {
 	return a.Equal(b)
 }
 
+// recordKey is a setting's key in the job record: its name, or its
+// recordkey tag.
+func recordKey(f configs.Field) string {
+	if k := f.Tag.Get("recordkey"); k != "" {
+		return k
+	}
+	return f.Key
+}
+
 // configFields returns Config's settings, checking that each one says
-// whether it decides the games.
+// whether it decides the games and that its key in the job record is not
+// one of the keys the record ends with.
 func configFields() ([]configs.Field, error) {
 	fields, err := configs.Fields(reflect.TypeFor[Config]())
 	if err != nil {
@@ -394,6 +407,10 @@ func configFields() ([]configs.Field, error) {
 	for _, f := range fields {
 		if j := f.Tag.Get("job"); j != "yes" && j != "no" && !(j == "file" && f.Type.Kind() == reflect.String) {
 			return nil, fmt.Errorf("selfplay: Config setting %q: job tag %q, want yes, no or file", f.Key, j)
+		}
+		switch recordKey(f) {
+		case "shards", "engine", "network":
+			return nil, fmt.Errorf("selfplay: Config setting %q: its job record key %q is the record's own: tag it recordkey", f.Key, recordKey(f))
 		}
 	}
 	return fields, nil

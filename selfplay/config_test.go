@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"chessforge/configs"
+	"chessforge/selfplay/match/uciclient"
 )
 
 func TestShippedConfigsAreValid(t *testing.T) {
@@ -322,5 +324,43 @@ func TestGameHelpNamesTheDefaultsDamaChanges(t *testing.T) {
 	want := "the game: chess or dama (Italian draughts); with dama, other defaults: nnue false, resign-score 400, resign-plies 8, draw-plies 20"
 	if got := fs.Lookup("game").Usage; got != want {
 		t.Errorf("-game help %q, want %q", got, want)
+	}
+}
+
+// TestJobRecordNamesEachKeyOnce: a setting's key in the record must not be
+// one the record ends with (shards, engine, network): -engine CMD once
+// wrote "engine" twice, and a JSON reader kept only the engine's version.
+func TestJobRecordNamesEachKeyOnce(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.NNUE = false
+	cfg.Engine = "sf -x"
+	cfg.EngineOpt = uciclient.OptionList{{Name: "Hash", Value: "8"}}
+	cfg.MoveTime = 20
+	got, err := jobRecord(&cfg, 1, "Stockfish 16", "net0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(got))
+	seen := map[string]bool{}
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := tok.(string)
+		if seen[key] {
+			t.Errorf("job record %s: key %q twice", got, key)
+		}
+		seen[key] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(string(got), `"engine-command":"sf -x"`) || !strings.HasSuffix(string(got), `"engine":"Stockfish 16","network":"net0"}`) {
+		t.Errorf("job record %s: want the command under engine-command, the engine's name under engine", got)
 	}
 }

@@ -90,7 +90,7 @@ func checkEngineRun(t *testing.T, cfg *Config, sum *Summary, name string) []data
 	if err := json.Unmarshal([]byte(meta[datasets.KeyConfig]), &job); err != nil {
 		t.Fatal(err)
 	}
-	if job["engine"] != meta[KeyEngine] || job["nodes"] != float64(cfg.Nodes) {
+	if job["engine"] != meta[KeyEngine] || job["engine-command"] != cfg.Engine || job["nodes"] != float64(cfg.Nodes) {
 		t.Errorf("job record %v: want the engine's name %q", job, meta[KeyEngine])
 	}
 	return rows
