@@ -251,11 +251,11 @@ def main(argv=None):
             print(f"wrote {args.out}: network {export_checked(args)}")
         elif args.cmd == "pawnscale":
             if args.min_rows < 1:
-                raise ValueError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
+                raise UsageError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
             if args.write and not args.network:
-                raise ValueError("pawnscale --write: needs --network FILE, the network whose table it writes")
+                raise UsageError("pawnscale --write: needs --network FILE, the network whose table it writes")
             if args.level_of and not args.network:
-                raise ValueError("pawnscale --level-of: needs --network FILE, the network whose level it fits")
+                raise UsageError("pawnscale --level-of: needs --network FILE, the network whose level it fits")
             network, scorer = None, ""
             if args.network:
                 network, net_id = network_scores(args.network)

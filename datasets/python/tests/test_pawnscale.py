@@ -189,8 +189,8 @@ class PawnScale(unittest.TestCase):
         for extra, why, want_rc in (
                 (["--network", net, "--write"], "too few positions to fit the pawn table", too_few),
                 (["--network", net, "--write", "--min-rows", "100000"], "rows with four or more pawns for the side ahead, want at least 100000", too_few),
-                (["--network", net, "--write", "--min-rows", "0"], "pawnscale --min-rows 0: want at least 1", 1),
-                (["--write"], "pawnscale --write: needs --network FILE", 1)):
+                (["--network", net, "--write", "--min-rows", "0"], "pawnscale --min-rows 0: want at least 1", 2),
+                (["--write"], "pawnscale --write: needs --network FILE", 2)):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
                 rc = nnue.main(["pawnscale", self.npy] + extra)
             self.assertEqual(rc, want_rc, extra)
@@ -253,9 +253,9 @@ class PawnScale(unittest.TestCase):
             f"level {level}: the scale of network {ref_id}'s scores (table 40 50 60 70 80) over {rows} positions, "
             f"{exact:.1f} exactly",
             f"pawn table {' '.join(map(str, want))}", f"wrote {net}: network {net_id}"])
-        # Without a network there is no level to fit: an error, nothing written.
+        # Without a network there is no level to fit: a usage error, nothing written.
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-            self.assertEqual(nnue.main(["pawnscale", self.npy, "--level-of", ref]), 1)
+            self.assertEqual(nnue.main(["pawnscale", self.npy, "--level-of", ref]), 2)
         self.assertIn("pawnscale --level-of: needs --network FILE", err.getvalue())
 
     def test_table_shows_and_sets_a_network_s_table(self):
