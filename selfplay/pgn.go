@@ -103,7 +103,8 @@ type pgnFile struct {
 // a run that fails before leaves the earlier PGN file as it was. With keep
 // (a resumed run) the file keeps the games whose Round tag names a game
 // that keep accepts, up to the first that it does not, and the new games
-// follow; a temporary file that a killed new run left is the file then.
+// follow; a temporary file that a killed new run left is the file then
+// if it holds as many of those games (adoptTemp).
 func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
 	if err := configs.OutputFile(path); err != nil {
 		return nil, fmt.Errorf("-pgn %w", err)
@@ -116,16 +117,14 @@ func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
 		}
 		return &pgnFile{path: path, tmp: tmp, f: f, w: bufio.NewWriterSize(f, 64*1024)}, nil
 	}
-	// The killed run finished a dataset file, and maybe not renamed this
-	// one after it: its games are here.
-	if err := os.Rename(tmp, path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("pgn: %w", err)
+	if err := adoptTemp(path, tmp, keep); err != nil {
+		return nil, fmt.Errorf("pgn %s: %w", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("pgn: %w", err)
 	}
-	end, err := keptPrefix(f, keep)
+	end, _, err := keptPrefix(f, keep)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("pgn %s: %w", path, err)
@@ -141,35 +140,77 @@ func openPGN(path string, keep func(game int) bool) (*pgnFile, error) {
 	return &pgnFile{path: path, f: f, w: bufio.NewWriterSize(f, 64*1024), saved: end}, nil
 }
 
+// adoptTemp settles, for a resumed run, the games a killed new run left
+// under the temporary name tmp. That run may have finished a dataset file
+// and been killed before renaming tmp after it: then tmp holds every game
+// of the finished files and replaces path. Or it finished none, and the
+// finished files are an earlier run's, whose games path holds: then tmp,
+// which holds fewer of them, is removed. The file that holds more of the
+// games keep accepts is the run's; tmp on a tie.
+func adoptTemp(path, tmp string, keep func(game int) bool) error {
+	inTemp, err := keptGames(tmp, keep)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	inPath, err := keptGames(path, keep)
+	if errors.Is(err, os.ErrNotExist) {
+		inPath = -1
+	} else if err != nil {
+		return err
+	}
+	if inTemp < inPath {
+		return os.Remove(tmp)
+	}
+	return os.Rename(tmp, path)
+}
+
+// keptGames returns how many whole games keep accepts the PGN file path
+// holds from its start (keptPrefix).
+func keptGames(path string, keep func(game int) bool) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	_, n, err := keptPrefix(f, keep)
+	return n, err
+}
+
 // keptPrefix returns the length of the leading part of a PGN file written
-// by WritePGN that holds whole games keep accepts: it stops before the first
-// game keep rejects and drops a game cut short by a crash.
-func keptPrefix(r io.Reader, keep func(game int) bool) (int64, error) {
+// by WritePGN that holds whole games keep accepts, and their number: it
+// stops before the first game keep rejects and drops a game cut short by a
+// crash.
+func keptPrefix(r io.Reader, keep func(game int) bool) (int64, int, error) {
 	br := bufio.NewReader(r)
 	var off, safe int64
+	games := 0
 	kept, afterResult := false, false
 	for {
 		line, err := br.ReadString('\n')
 		if err != nil && err != io.EOF {
-			return 0, err
+			return 0, 0, err
 		}
 		whole := strings.HasSuffix(line, "\n")
 		text := strings.TrimSpace(line)
 		switch {
 		case !whole:
-			return safe, nil // a partial last line: the game it belongs to is cut
+			return safe, games, nil // a partial last line: the game it belongs to is cut
 		case strings.HasPrefix(text, `[Round "`):
 			n, convErr := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(text, `[Round "`), `"]`))
 			if convErr != nil || n < 1 {
-				return 0, fmt.Errorf("bad Round tag %q at byte %d", text, off)
+				return 0, 0, fmt.Errorf("bad Round tag %q at byte %d", text, off)
 			}
 			if kept = keep(n - 1); !kept {
-				return safe, nil
+				return safe, games, nil
 			}
 		case text == "" && afterResult:
 			safe = off + int64(len(line))
 		case text != "" && text[0] != '[' && kept && endsWithResult(text):
 			safe = off + int64(len(line))
+			games++
 			afterResult = true
 			off += int64(len(line))
 			continue
@@ -177,7 +218,7 @@ func keptPrefix(r io.Reader, keep func(game int) bool) (int64, error) {
 		afterResult = false
 		off += int64(len(line))
 		if err == io.EOF {
-			return safe, nil
+			return safe, games, nil
 		}
 	}
 }

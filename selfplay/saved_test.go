@@ -214,3 +214,36 @@ func TestResumeTakesTheKilledRunsTemporaryPGN(t *testing.T) {
 		t.Fatalf("temporary PGN file: %v", err)
 	}
 }
+
+// TestResumeKeepsThePGNOfTheFinishedFiles leaves what a new run killed
+// before it finished any file leaves beside a complete job of the same
+// settings: the job's files, and the new run's few games under the PGN's
+// temporary name. -resume must keep the job's PGN file, which holds the
+// games of its finished files, and drop the temporary one.
+func TestResumeKeepsThePGNOfTheFinishedFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games = 4
+	cfg.Out, cfg.PGN = filepath.Join(dir, "out.parquet"), filepath.Join(dir, "out.pgn")
+	runJob(t, cfg, Options{})
+	full, err := os.ReadFile(cfg.PGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The killed run's first game, or none at all.
+	first := full[:bytes.Index(full, []byte("\n[Event "))+1]
+	for _, tmp := range [][]byte{first, nil} {
+		if err := os.WriteFile(cfg.PGN+datasets.TempSuffix, tmp, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if sum := runJob(t, cfg, Options{Resume: true}); sum.Games != 0 || sum.Done != 4 {
+			t.Fatalf("resume of a complete job: %+v", sum)
+		}
+		if got, _ := os.ReadFile(cfg.PGN); string(got) != string(full) {
+			t.Fatalf("PGN after -resume with a temporary file of %d bytes:\n%s\nthe job's:\n%s", len(tmp), got, full)
+		}
+		if _, err := os.Stat(cfg.PGN + datasets.TempSuffix); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("temporary PGN file: %v", err)
+		}
+	}
+}
