@@ -193,6 +193,10 @@ func (o *output) lock() (*outlock.Lock, error) {
 // shard's lock (lock), so that no live run's temporary file is removed.
 func (o *output) scan(resume bool) (done int, err error) {
 	if o.single {
+		// A killed run's half-written file (datasets.Create's temporary).
+		if err := os.Remove(o.path + datasets.TempSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, fmt.Errorf("selfplay: %w", err)
+		}
 		if _, err := os.Stat(o.path); errors.Is(err, os.ErrNotExist) || !resume {
 			return 0, nil
 		}

@@ -247,3 +247,22 @@ func TestResumeKeepsThePGNOfTheFinishedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeRemovesTheTemporaryFileOfASingleFile: a -resume of a complete
+// single-file job removes the half-written file a killed run left beside it.
+func TestResumeRemovesTheTemporaryFileOfASingleFile(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 2
+	cfg.Out = filepath.Join(t.TempDir(), "out.parquet")
+	runJob(t, cfg, Options{})
+	tmp := cfg.Out + datasets.TempSuffix
+	if err := os.WriteFile(tmp, []byte("PAR1 cut short"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum := runJob(t, cfg, Options{Resume: true}); sum.Games != 0 || sum.Done != 2 {
+		t.Fatalf("resume of a complete job: %+v", sum)
+	}
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed run's %s: %v", tmp, err)
+	}
+}
