@@ -43,8 +43,8 @@ import os
 import sys
 
 from . import outlock, pawnscale
-from .cli import (MissingDependency, UsageError, device, message, natural_float, natural_int, positive_float,
-                  positive_int, same_file, seed_int, unit_float)
+from .cli import (UsageError, device, natural_float, natural_int, positive_float, positive_int, run, same_file,
+                  seed_int, unit_float)
 from .nnue_check import network_scores, read_fens, vectors
 from .nnue_export import (ACTIVATION_SCRELU, FEATURES_MIRRORED, FEATURES_PLAIN, HEADER, HEADER_V1,
                           LEGACY_PAWN_SCALE, MAGIC, PAWN_GROUPS, PAWN_SCALE_ONE, QA, QB, VERSION,
@@ -243,61 +243,58 @@ def main(argv=None):
                         "weights kept, the command recorded in its provenance)")
     args = p.parse_args(argv)
     args.command = "chessforge-nnue " + " ".join(argv)
-    try:
-        if args.cmd == "train":
-            path = train(args)
-            print(f"checkpoint {path}")
-        elif args.cmd == "export":
-            print(f"wrote {args.out}: network {export_checked(args)}")
-        elif args.cmd == "pawnscale":
-            if args.min_rows < 1:
-                raise UsageError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
-            if args.write and not args.network:
-                raise UsageError("pawnscale --write: needs --network FILE, the network whose table it writes")
-            if args.level_of and not args.network:
-                raise UsageError("pawnscale --level-of: needs --network FILE, the network whose level it fits")
-            network, scorer = None, ""
-            if args.network:
-                network, net_id = network_scores(args.network)
-                scorer = f" (network {net_id}'s)"
-            rows, fits = pawnscale.fit(args.data, args.min_score, args.max_score, args.max_material, args.every,
-                                       args.min_rows, network)
-            for line in pawnscale.report(rows, fits, args.min_score, args.max_score, args.max_material, scorer):
-                print(line)
-            if args.network:
-                try:
-                    table = pawnscale.table(fits, read_net(args.network)[0]["pawn_scale"][-1])
-                    if args.level_of:
-                        table = pawnscale.table(fits, matching_level(args, network, table))
-                except ValueError as err:
+
+    def work():
+        try:
+            if args.cmd == "train":
+                path = train(args)
+                print(f"checkpoint {path}")
+            elif args.cmd == "export":
+                print(f"wrote {args.out}: network {export_checked(args)}")
+            elif args.cmd == "pawnscale":
+                if args.min_rows < 1:
+                    raise UsageError(f"pawnscale --min-rows {args.min_rows}: want at least 1")
+                if args.write and not args.network:
+                    raise UsageError("pawnscale --write: needs --network FILE, the network whose table it writes")
+                if args.level_of and not args.network:
+                    raise UsageError("pawnscale --level-of: needs --network FILE, the network whose level it fits")
+                network, scorer = None, ""
+                if args.network:
+                    network, net_id = network_scores(args.network)
+                    scorer = f" (network {net_id}'s)"
+                rows, fits = pawnscale.fit(args.data, args.min_score, args.max_score, args.max_material, args.every,
+                                           args.min_rows, network)
+                for line in pawnscale.report(rows, fits, args.min_score, args.max_score, args.max_material, scorer):
+                    print(line)
+                if args.network:
+                    try:
+                        table = pawnscale.table(fits, read_net(args.network)[0]["pawn_scale"][-1])
+                        if args.level_of:
+                            table = pawnscale.table(fits, matching_level(args, network, table))
+                    except ValueError as err:
+                        if args.write:
+                            raise
+                        print(f"pawn table: {err}")
+                        return 0
+                    print(f"pawn table {' '.join(map(str, table))}")
                     if args.write:
-                        raise
-                    print(f"pawn table: {err}")
-                    return 0
-                print(f"pawn table {' '.join(map(str, table))}")
-                if args.write:
-                    new_id = set_pawn_scale(args.network, table, args.command)
-                    print(f"wrote {args.network}: network {new_id}")
-        elif args.cmd == "table":
-            if args.set is not None:
-                print(f"wrote {args.net}: network {set_pawn_scale(args.net, args.set, args.command)}")
-            q, _, net_id = read_net(args.net)
-            print(f"network {net_id}: pawn table {' '.join(map(str, q['pawn_scale']))}")
-        else:
-            for name, given in (("the network", args.net), ("--data", args.data)):
-                if same_file(args.out, given):
-                    raise UsageError(f"--out {args.out} is {name} {given}: the vectors need a file of their own")
-            print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
-    except pawnscale.TooFewRows as err:
-        print(f"chessforge-nnue: {err}", file=sys.stderr)
-        return pawnscale.EXIT_TOO_FEW
-    except UsageError as err:
-        print(f"chessforge-nnue: {message(err)}", file=sys.stderr)
-        return 2
-    except (OSError, ValueError, MissingDependency) as err:
-        print(f"chessforge-nnue: {message(err)}", file=sys.stderr)
-        return 1
-    return 0
+                        new_id = set_pawn_scale(args.network, table, args.command)
+                        print(f"wrote {args.network}: network {new_id}")
+            elif args.cmd == "table":
+                if args.set is not None:
+                    print(f"wrote {args.net}: network {set_pawn_scale(args.net, args.set, args.command)}")
+                q, _, net_id = read_net(args.net)
+                print(f"network {net_id}: pawn table {' '.join(map(str, q['pawn_scale']))}")
+            else:
+                for name, given in (("the network", args.net), ("--data", args.data)):
+                    if same_file(args.out, given):
+                        raise UsageError(f"--out {args.out} is {name} {given}: the vectors need a file of their own")
+                print(f"wrote {args.out}: {vectors(args.net, args.data, args.out, args.n)} positions")
+        except pawnscale.TooFewRows as err:  # its own exit status, before the ValueErrors
+            print(f"chessforge-nnue: {err}", file=sys.stderr)
+            return pawnscale.EXIT_TOO_FEW
+
+    return run("chessforge-nnue", work)
 
 
 if __name__ == "__main__":
