@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -296,7 +297,7 @@ func (o *output) readInfo(path string) (partInfo, error) {
 		return partInfo{}, fmt.Errorf("selfplay: resume: %s: %w", path, err)
 	}
 	if got := kv[datasets.KeyConfig]; got != string(o.job) {
-		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by another job (config %s); this one is %s", path, got, o.job)
+		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by another job: %s", path, recordDiff(got, string(o.job)))
 	}
 	if got := kv[KeyShard]; got != o.shard.String() {
 		return partInfo{}, fmt.Errorf("selfplay: resume: %s was written by shard %q, this is shard %v", path, got, o.shard)
@@ -418,4 +419,65 @@ func (o *output) reopenSingle(done int) error {
 	o.rows += n
 	o.to = done
 	return nil
+}
+
+// recordDiff says how the job record there (a file's) differs from here
+// (this run's): the settings whose values differ, and for a job of the
+// hand-crafted evaluation, the default before the network's, the flag that
+// resumes it; both records whole when either is not a JSON object.
+func recordDiff(there, here string) string {
+	a, aKeys, errA := recordValues(there)
+	b, bKeys, errB := recordValues(here)
+	if errA != nil || errB != nil {
+		return fmt.Sprintf("its record is %s, this run's %s", there, here)
+	}
+	keys := aKeys
+	for _, k := range bKeys {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	show := func(m map[string]json.RawMessage, k string) string {
+		if v, ok := m[k]; ok {
+			return string(v)
+		}
+		return "none"
+	}
+	var diffs []string
+	for _, k := range keys {
+		if show(a, k) != show(b, k) {
+			diffs = append(diffs, fmt.Sprintf("%s (%s there, %s here)", k, show(a, k), show(b, k)))
+		}
+	}
+	msg := "its settings differ in " + strings.Join(diffs, ", ") + "; resume with that job's settings"
+	if _, hce := a["nnue"]; !hce && string(b["nnue"]) == "true" {
+		msg += " (a job of the hand-crafted evaluation resumes with -nnue=false)"
+	}
+	return msg
+}
+
+// recordValues reads a job record: its values by key, and its keys in order.
+func recordValues(record string) (map[string]json.RawMessage, []string, error) {
+	dec := json.NewDecoder(strings.NewReader(record))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, nil, errors.New("not a JSON object")
+	}
+	values := map[string]json.RawMessage{}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		k := tok.(string)
+		if _, ok := values[k]; !ok {
+			keys = append(keys, k)
+		}
+		values[k] = v
+	}
+	return values, keys, nil
 }

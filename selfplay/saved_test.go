@@ -266,3 +266,29 @@ func TestResumeRemovesTheTemporaryFileOfASingleFile(t *testing.T) {
 		t.Fatalf("the killed run's %s: %v", tmp, err)
 	}
 }
+
+// TestResumeOfAnotherJobNamesTheSettingsThatDiffer: a job of the
+// hand-crafted evaluation, its default before the network's, resumed
+// without -nnue=false, is refused with the settings that differ and the
+// flag that resumes it.
+func TestResumeOfAnotherJobNamesTheSettingsThatDiffer(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Games = 2
+	cfg.NNUE = false
+	cfg.Out = filepath.Join(t.TempDir(), "out.parquet")
+	runJob(t, cfg, Options{stopAfter: 1})
+	now := cfg
+	now.NNUE = true
+	_, err := Run(t.Context(), now, Options{Resume: true})
+	if err == nil {
+		t.Fatal("resumed another job")
+	}
+	for _, want := range []string{"was written by another job", "nnue (none there, true here)", "network (none there, ", "-nnue=false"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q: want %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), `"games"`) {
+		t.Errorf("error %q names settings that agree", err)
+	}
+}
