@@ -10,7 +10,7 @@ import os
 import numpy as np
 import torch
 
-from . import layout
+from . import atomic, layout
 from .nnue_export import dequantize, quantized_eval, read_net
 from .nnue_model import SCALE, Net, fen_features, piece_bits, sparse_features
 from .sources import open_source
@@ -73,9 +73,12 @@ def vectors(net, data, out, n):
     if len(fens) < n:
         raise ValueError(f"{data}: {len(fens)} distinct positions, want {n}")
     pick = np.linspace(0, len(fens) - 1, n).round().astype(int)
-    with open(out, "w") as f:
+
+    def fill(f):
         for i in pick:
             us, them = fen_features(fens[i], q["mirror"])
             f.write(f"{fens[i]};{quantized_eval(q, us, them)}\n")
+
+    atomic.write(out, fill, binary=False)  # a failure keeps the earlier file
     return n
 

@@ -292,6 +292,20 @@ class Errors(Case):
         self.refused(command("nnue", "vectors", NETWORK, "--data", fens, "--out", fens), 2, fens)
         self.assertEqual(tree(fens), fens_before)
 
+    def test_failed_vectors_keep_the_earlier_file(self):
+        # The second position is no FEN: found while the file is written.
+        fens = self.path("fen.txt")
+        with open(fens, "w") as f:
+            f.write("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1\n")
+        out = self.path("vectors.txt")
+        with open(out, "w") as f:
+            f.write("the earlier vectors\n")
+        before = tree(out)
+        self.refused(command("nnue", "vectors", NETWORK, "--data", fens, "--out", out, "-n", "2"), 1, "RNBQKBNZ")
+        self.assertEqual(tree(out), before)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["fen.txt", "vectors.txt"])
+
 
 class Locks(Case):
     def test_a_second_writer_is_refused_at_once(self):
