@@ -170,6 +170,18 @@ func DefaultsFor(game string) Config {
 	return DefaultConfig()
 }
 
+// playing returns the settings as they play: -nnue, the chess engine's
+// evaluation (on by default, as configs/selfplay.json says too), is off
+// where our chess evaluation plays no move, in a draughts job (its own
+// evaluation) and with an outside -engine, so that neither's job record
+// carries it.
+func (c Config) playing() Config {
+	if c.Game == encoder.GameDama || c.Engine != "" {
+		c.NNUE = false
+	}
+	return c
+}
+
 // Validate reports the first setting that cannot be used, by its flag name.
 func (c *Config) Validate() error {
 	bad := func(name string, v any, why string) error {
@@ -182,8 +194,8 @@ func (c *Config) Validate() error {
 		switch {
 		case c.Book != "":
 			return bad("book", c.Book, "opening books are for chess; draughts games start from the start position and -random-plies, or from -endgames")
-		case c.NNUE || c.EvalFile != "":
-			return bad("nnue", c.NNUE, "the networks are for chess; draughts is played with its own evaluation (engine/dama/eval)")
+		case c.EvalFile != "":
+			return bad("eval-file", c.EvalFile, "the networks are for chess; draughts is played with its own evaluation (engine/dama/eval)")
 		case c.SoftNodes > 0:
 			return bad("soft-nodes", c.SoftNodes, "a soft node limit is the chess search's; draughts searches by -nodes and -depth")
 		}

@@ -334,7 +334,7 @@ func TestDamaConfig(t *testing.T) {
 		want   string
 	}{
 		"a book":            {func(c *Config) { c.Book = "b.pgn" }, "-book"},
-		"a network":         {func(c *Config) { c.NNUE = true }, "-nnue"},
+		"a network":         {func(c *Config) { c.EvalFile = "x.nnue" }, "-eval-file"},
 		"a chess signature": {func(c *Config) { c.Endgames = "KRvK" }, "-endgames"},
 		"an unknown game":   {func(c *Config) { c.Game = "go" }, "-game"},
 	} {
@@ -354,6 +354,17 @@ func TestDamaConfig(t *testing.T) {
 	rec, err = jobRecord(&ok, 1, "v", "")
 	if err != nil || !strings.HasPrefix(string(rec), `{"game":"dama","games":`) {
 		t.Errorf("draughts job record %s (%v)", rec, err)
+	}
+	// -nnue, on in configs/selfplay.json, is chess's: a draughts job plays
+	// its own evaluation and its record is the same without it.
+	withNNUE := damaTinyConfig()
+	withNNUE.NNUE = true
+	if err := withNNUE.Validate(); err != nil {
+		t.Errorf("a draughts job with -nnue: %v", err)
+	}
+	withNNUE = withNNUE.playing()
+	if rec2, err := jobRecord(&withNNUE, 1, "v", ""); err != nil || string(rec2) != string(rec) {
+		t.Errorf("draughts job record with -nnue %s (%v), want %s", rec2, err, rec)
 	}
 	if d := DamaDefaults(); d.Game != "dama" || d.ResignScore == DefaultConfig().ResignScore || !reflect.DeepEqual(DefaultsFor("dama"), d) || !reflect.DeepEqual(DefaultsFor("chess"), DefaultConfig()) {
 		t.Errorf("draughts defaults %+v", d)

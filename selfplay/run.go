@@ -139,6 +139,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg = cfg.playing()
 	getenv := opt.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -191,7 +192,6 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	var net *nnue.Network
 	var outside *uciEngine
 	if cfg.Engine != "" {
-		cfg.NNUE = false // our evaluation plays no move: no "nnue" in the job record
 		log := opt.Log
 		if log == nil {
 			log = os.Stderr

@@ -391,3 +391,15 @@ func TestEngineThatDoesNotStartExits1(t *testing.T) {
 		t.Errorf("output made: %v", err)
 	}
 }
+
+// TestTheShippedConfigPlaysDraughtsToo checks that the shipped job, whose
+// "nnue": true is chess's default, also takes -game dama.
+func TestTheShippedConfigPlaysDraughtsToo(t *testing.T) {
+	cfg, _, err := parseArgs([]string{"-config", "../../configs/selfplay.json", "-game", "dama"}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatalf("-config configs/selfplay.json -game dama: %v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("-config configs/selfplay.json -game dama: %v", err)
+	}
+}
