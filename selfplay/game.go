@@ -261,6 +261,34 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 	randomPlies := g.begin(cfg, encoder.GameChess, n, op.Name, pos.FEN(), endgame)
 	p.eng.Clear()
 
+	return playChess(ctx, g, cfg, n, pos, op.Moves, randomPlies, false, rng, &p.list, func(ply int, pl *Ply) error {
+		lim := p.limits
+		if pl.choice == choiceMultiPV {
+			lim.MultiPV = cfg.MultiPV
+		}
+		res := p.eng.Search(pos, lim, nil)
+		pl.Best = res.BestMove
+		pl.setSearch(res.Score, res.Depth, res.Nodes, pos.SideToMove() == board.White)
+		switch pl.choice {
+		case choiceBest:
+			pl.Move = res.BestMove
+		case choiceMultiPV:
+			pl.Move = p.chooseLine(&res, rng)
+		}
+		return nil
+	}, nil)
+}
+
+// playChess plays a chess game of job cfg from pos to its end into g, game
+// number n: first the opening's book moves, then randomPlies random plies,
+// then cfg.MultiPVPlies plies of choice (random too when noMultiPV: a
+// player that cannot search several lines), then the best moves. search
+// fills a ply's search and, on a ply of choice or of the best move, its
+// move; it is called on every ply that is a row, from cfg.WriteMinPly on,
+// so that a game's rows have no gap, and on every ply of choice. played,
+// when not nil, is told each move before it is made.
+func playChess(ctx context.Context, g *Game, cfg *Config, n int, pos *board.Position, book []board.Move, randomPlies int,
+	noMultiPV bool, rng *rand.Rand, list *board.MoveList, search func(ply int, pl *Ply) error, played func(board.Move)) error {
 	adj := adjudication{cfg: cfg}
 	for ply := 0; ; ply++ {
 		if o := pos.Outcome(); o != board.Ongoing {
@@ -276,37 +304,30 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 		}
 
 		pl := Ply{choice: choiceBest}
-		switch k := ply - len(op.Moves); {
+		switch k := ply - len(book); {
 		case k < 0:
-			pl.choice, pl.Move = choiceBook, op.Moves[ply]
-		case k < randomPlies:
-			pos.GenerateLegal(&p.list)
-			pl.choice, pl.Move = choiceRandom, p.list.Moves[rng.IntN(p.list.N)]
+			pl.choice, pl.Move = choiceBook, book[ply]
+		case k < randomPlies, k < randomPlies+cfg.MultiPVPlies && noMultiPV:
+			pos.GenerateLegal(list)
+			pl.choice, pl.Move = choiceRandom, list.Moves[rng.IntN(list.N)]
 		case k < randomPlies+cfg.MultiPVPlies:
 			pl.choice = choiceMultiPV
 		}
 		record := ply >= cfg.WriteMinPly
 		if record || pl.choice >= choiceMultiPV {
-			lim := p.limits
-			if pl.choice == choiceMultiPV {
-				lim.MultiPV = cfg.MultiPV
-			}
-			res := p.eng.Search(pos, lim, nil)
-			pl.Best = res.BestMove
-			pl.setSearch(res.Score, res.Depth, res.Nodes, pos.SideToMove() == board.White)
-			switch pl.choice {
-			case choiceBest:
-				pl.Move = res.BestMove
-			case choiceMultiPV:
-				pl.Move = p.chooseLine(&res, rng)
+			if err := search(ply, &pl); err != nil {
+				return err
 			}
 		}
-		if record { // searched above: every ply from WriteMinPly on is a row, so the game's rows have no gap
+		if record {
 			if err := g.addRow(&pl, pos.Hash()).SetPosition(pos, 0, pl.Move, pl.Best); err != nil {
 				return fmt.Errorf("game %d ply %d: %w", n, ply, err)
 			}
 		}
 		g.Plies = append(g.Plies, pl)
+		if played != nil {
+			played(pl.Move)
+		}
 		pos.MakeMove(pl.Move)
 		adj.count(ply, &pl)
 	}

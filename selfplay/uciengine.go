@@ -249,52 +249,15 @@ func (p *uciPlayer) playGame(ctx context.Context, n int, g *Game) error {
 	}
 	p.start, p.moves = g.StartFEN, p.moves[:0]
 
-	adj := adjudication{cfg: cfg}
-	for ply := 0; ; ply++ {
-		if o := pos.Outcome(); o != board.Ongoing {
-			g.Termination, g.Result = ruleResult(o, pos.SideToMove())
-			break
-		}
-		if term, result, over := adj.end(ply); over {
-			g.Termination, g.Result = term, result
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-
-		pl := Ply{choice: choiceBest}
-		switch k := ply - len(op.Moves); {
-		case k < 0:
-			pl.choice, pl.Move = choiceBook, op.Moves[ply]
-		case k < randomPlies, k < randomPlies+cfg.MultiPVPlies && !p.u.multiPV:
-			// Without MultiPV the engine's plies of choice are random.
-			pos.GenerateLegal(&p.list)
-			pl.choice, pl.Move = choiceRandom, p.list.Moves[rng.IntN(p.list.N)]
-		case k < randomPlies+cfg.MultiPVPlies:
-			pl.choice = choiceMultiPV
-		}
-		record := ply >= cfg.WriteMinPly
-		if record || pl.choice >= choiceMultiPV {
-			if err := p.search(ctx, pos, &pl, rng); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return faultf("ply %d: %w", ply, err)
+	return playChess(ctx, g, cfg, n, pos, op.Moves, randomPlies, !p.u.multiPV, rng, &p.list, func(ply int, pl *Ply) error {
+		if err := p.search(ctx, pos, pl, rng); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
+			return faultf("ply %d: %w", ply, err)
 		}
-		if record {
-			if err := g.addRow(&pl, pos.Hash()).SetPosition(pos, 0, pl.Move, pl.Best); err != nil {
-				return fmt.Errorf("game %d ply %d: %w", n, ply, err)
-			}
-		}
-		g.Plies = append(g.Plies, pl)
-		p.moves = append(p.moves, pl.Move.String())
-		pos.MakeMove(pl.Move)
-		adj.count(ply, &pl)
-	}
-	g.end()
-	return nil
+		return nil
+	}, func(m board.Move) { p.moves = append(p.moves, m.String()) })
 }
 
 // search asks the engine for the position after the game's moves and fills
