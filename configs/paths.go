@@ -3,6 +3,8 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,22 +24,15 @@ import (
 func NotAnInput(out string, inputs ...string) error {
 	ost, oerr := os.Stat(out)
 	pst, perr := os.Stat(parent(out))
+	for f, st := range inputFiles(inputs) {
+		if oerr == nil && os.SameFile(ost, st) {
+			return Usagef("%s is the input %s: choose another output", out, f)
+		}
+		if st.IsDir() && perr == nil && os.SameFile(pst, st) {
+			return Usagef("%s lies in the input directory %s, whose files are read as the input: choose another output", out, f)
+		}
+	}
 	for _, in := range inputs {
-		if in == "" {
-			continue
-		}
-		for _, f := range existing(in) {
-			st, err := os.Stat(f)
-			if err != nil {
-				continue
-			}
-			if oerr == nil && os.SameFile(ost, st) {
-				return Usagef("%s is the input %s: choose another output", out, f)
-			}
-			if st.IsDir() && perr == nil && os.SameFile(pst, st) {
-				return Usagef("%s lies in the input directory %s, whose files are read as the input: choose another output", out, f)
-			}
-		}
 		if !isGlob(in) || perr != nil {
 			continue
 		}
@@ -68,30 +63,46 @@ func NotAnInputDir(out string, inputs ...string) error {
 			roots = append(roots, r)
 		}
 	}
-	for _, in := range inputs {
-		if in == "" {
+	for f, st := range inputFiles(inputs) {
+		if os.SameFile(ost, st) {
+			return Usagef("%s is the input %s: choose another output", out, f)
+		}
+		r, err := realPath(f)
+		if err != nil {
 			continue
 		}
-		for _, f := range existing(in) {
-			st, err := os.Stat(f)
-			if err != nil {
-				continue
-			}
-			if os.SameFile(ost, st) {
-				return Usagef("%s is the input %s: choose another output", out, f)
-			}
-			r, err := realPath(f)
-			if err != nil {
-				continue
-			}
-			for _, root := range roots {
-				if rel, err := filepath.Rel(root, r); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-					return Usagef("%s holds the input %s, which replacing it would delete: choose another output", out, f)
-				}
+		for _, root := range roots {
+			if Within(root, r) {
+				return Usagef("%s holds the input %s, which replacing it would delete: choose another output", out, f)
 			}
 		}
 	}
 	return nil
+}
+
+// inputFiles yields every existing file or directory that inputs name
+// (files, directories and globs as the dataset readers take them), with
+// its FileInfo.
+func inputFiles(inputs []string) iter.Seq2[string, fs.FileInfo] {
+	return func(yield func(string, fs.FileInfo) bool) {
+		for _, in := range inputs {
+			if in == "" {
+				continue
+			}
+			for _, f := range existing(in) {
+				if st, err := os.Stat(f); err == nil && !yield(f, st) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Within reports whether path is dir or lies below it, by their spellings
+// (both absolute, or both relative to one directory).
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // NewOutputDir checks, before any work starts and without making

@@ -565,6 +565,5 @@ func holds(dir, path string) bool {
 	if errD != nil || errP != nil {
 		return false
 	}
-	rel, err := filepath.Rel(d, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return configs.Within(d, p)
 }
