@@ -249,19 +249,14 @@ func newPlayer(cfg *Config, net *nnue.Network, o *openings) *player {
 // unfinished, when ctx is cancelled during the game.
 func (p *player) play(ctx context.Context, n int, g *Game) error {
 	cfg := p.cfg
-	rng := gameRand(cfg.Seed, n)
-	op, endgame, err := p.openings.pick(n, rng)
+	st, err := beginChess(cfg, p.openings, n, g)
 	if err != nil {
-		return fmt.Errorf("game %d: %w", n, err)
+		return err
 	}
-	pos, err := op.Start()
-	if err != nil {
-		return fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
-	}
-	randomPlies := g.begin(cfg, encoder.GameChess, n, op.Name, pos.FEN(), endgame)
+	rng, pos := st.rng, st.pos
 	p.eng.Clear()
 
-	return playChess(ctx, g, cfg, n, pos, op.Moves, randomPlies, false, rng, &p.list, func(ply int, pl *Ply) error {
+	return playChess(ctx, g, cfg, n, st, false, &p.list, func(ply int, pl *Ply) error {
 		lim := p.limits
 		if pl.choice == choiceMultiPV {
 			lim.MultiPV = cfg.MultiPV
@@ -279,16 +274,42 @@ func (p *player) play(ctx context.Context, n int, g *Game) error {
 	}, nil)
 }
 
-// playChess plays a chess game of job cfg from pos to its end into g, game
-// number n: first the opening's book moves, then randomPlies random plies,
+// chessStart is a chess game set up to be played: its random source, its
+// start position, the opening's book moves and the random plies after them.
+type chessStart struct {
+	rng         *rand.Rand
+	pos         *board.Position
+	book        []board.Move
+	randomPlies int
+}
+
+// beginChess sets up game number n of job cfg in g: its random source, its
+// opening (from the book, or a random endgame) and its start.
+func beginChess(cfg *Config, o *openings, n int, g *Game) (chessStart, error) {
+	rng := gameRand(cfg.Seed, n)
+	op, endgame, err := o.pick(n, rng)
+	if err != nil {
+		return chessStart{}, fmt.Errorf("game %d: %w", n, err)
+	}
+	pos, err := op.Start()
+	if err != nil {
+		return chessStart{}, fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
+	}
+	randomPlies := g.begin(cfg, encoder.GameChess, n, op.Name, pos.FEN(), endgame)
+	return chessStart{rng: rng, pos: pos, book: op.Moves, randomPlies: randomPlies}, nil
+}
+
+// playChess plays the chess game st of job cfg to its end into g, game
+// number n: first the opening's book moves, then the random plies,
 // then cfg.MultiPVPlies plies of choice (random too when noMultiPV: a
 // player that cannot search several lines), then the best moves. search
 // fills a ply's search and, on a ply of choice or of the best move, its
 // move; it is called on every ply that is a row, from cfg.WriteMinPly on,
 // so that a game's rows have no gap, and on every ply of choice. played,
 // when not nil, is told each move before it is made.
-func playChess(ctx context.Context, g *Game, cfg *Config, n int, pos *board.Position, book []board.Move, randomPlies int,
-	noMultiPV bool, rng *rand.Rand, list *board.MoveList, search func(ply int, pl *Ply) error, played func(board.Move)) error {
+func playChess(ctx context.Context, g *Game, cfg *Config, n int, st chessStart, noMultiPV bool, list *board.MoveList,
+	search func(ply int, pl *Ply) error, played func(board.Move)) error {
+	pos, book, randomPlies, rng := st.pos, st.book, st.randomPlies, st.rng
 	adj := adjudication{cfg: cfg}
 	for ply := 0; ; ply++ {
 		if o := pos.Outcome(); o != board.Ongoing {

@@ -227,16 +227,11 @@ func (p *uciPlayer) close() {
 
 func (p *uciPlayer) playGame(ctx context.Context, n int, g *Game) error {
 	cfg := p.cfg
-	rng := gameRand(cfg.Seed, n)
-	op, endgame, err := p.openings.pick(n, rng)
+	st, err := beginChess(cfg, p.openings, n, g)
 	if err != nil {
-		return fmt.Errorf("game %d: %w", n, err)
+		return err
 	}
-	pos, err := op.Start()
-	if err != nil {
-		return fmt.Errorf("game %d: opening %s: %w", n, op.Name, err)
-	}
-	randomPlies := g.begin(cfg, encoder.GameChess, n, op.Name, pos.FEN(), endgame)
+	rng, pos := st.rng, st.pos
 	g.engine = p.u.name
 	if p.eng == nil {
 		if p.eng, err = p.u.start(); err != nil {
@@ -249,7 +244,7 @@ func (p *uciPlayer) playGame(ctx context.Context, n int, g *Game) error {
 	}
 	p.start, p.moves = g.StartFEN, p.moves[:0]
 
-	return playChess(ctx, g, cfg, n, pos, op.Moves, randomPlies, !p.u.multiPV, rng, &p.list, func(ply int, pl *Ply) error {
+	return playChess(ctx, g, cfg, n, st, !p.u.multiPV, &p.list, func(ply int, pl *Ply) error {
 		if err := p.search(ctx, pos, pl, rng); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
