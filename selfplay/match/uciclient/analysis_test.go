@@ -79,3 +79,35 @@ func TestAnalyseKeepsTheLastExactReportOfEachLine(t *testing.T) {
 		t.Errorf("analysis %+v, want best g1f3, depth 2, nodes 60, lines %+v", a, want)
 	}
 }
+
+// boundEngine answers go with an exact score at depth 3, then a deeper
+// lowerbound and a deeper upperbound, then bestmove: Go keeps the exact one.
+const boundEngine = `while read -r cmd rest; do
+  case "$cmd" in
+    uci) echo "id name bounds"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    go)
+      echo "info depth 2 score cp 70 lowerbound nodes 10 pv e2e4"
+      echo "info depth 3 score cp 25 nodes 20 pv e2e4"
+      echo "info depth 4 score cp 90 lowerbound nodes 30 pv e2e4"
+      echo "info depth 4 currmove e2e4 currmovenumber 1"
+      echo "info depth 4 score cp -40 upperbound nodes 40 pv d2d4"
+      echo "bestmove e2e4" ;;
+    quit) exit 0 ;;
+  esac
+done`
+
+func TestGoKeepsTheLastExactScoreAndItsDepth(t *testing.T) {
+	e, err := Start([]string{"sh", "-c", boundEngine}, nil, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Go(context.Background(), "startpos", "nodes 100", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BestMove != "e2e4" || res.Score != (Score{Valid: true, CP: 25}) || res.Depth != 3 {
+		t.Errorf("result %+v, want e2e4 at the exact cp 25 of depth 3", res)
+	}
+}

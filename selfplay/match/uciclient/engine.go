@@ -266,7 +266,9 @@ func (e *Engine) NewGame(ctx context.Context, timeout time.Duration) error {
 
 // Go sends the position and go commands (each without the keyword, e.g.
 // "startpos moves e2e4" and "nodes 1000") and waits up to budget for the best
-// move. The elapsed time is measured from sending "go".
+// move. The score is the last exact one the engine reported (a bound only
+// when it reported no other), with its line's depth. The elapsed time is
+// measured from sending "go".
 func (e *Engine) Go(ctx context.Context, position, goArgs string, budget time.Duration) (Result, error) {
 	var res Result
 	if err := e.send("position %s", position); err != nil {
@@ -276,10 +278,25 @@ func (e *Engine) Go(ctx context.Context, position, goArgs string, budget time.Du
 		return res, err
 	}
 	start := time.Now()
+	exact := false // whether res.Score is an exact score, not a bound
 	line, err := e.await(ctx, "bestmove", budget, func(line string) {
-		if s, ok := parseScore(line); ok {
-			res.Score = s
+		s, ok := parseScore(line)
+		if !ok {
+			if d, ok := infoInt(line, "depth"); ok && !res.Score.Valid {
+				res.Depth = d
+			}
+			return
 		}
+		// The last exact score and its line's depth; a bound (lowerbound,
+		// upperbound: a search that failed high or low) only until an
+		// exact score comes.
+		in, _ := parseInfo(line)
+		bound := in.score.Valid && !in.exact
+		if bound && exact {
+			return
+		}
+		exact = exact || !bound
+		res.Score = s
 		if d, ok := infoInt(line, "depth"); ok {
 			res.Depth = d
 		}
