@@ -26,9 +26,10 @@ sparse lists for the EmbeddingBag on a CPU (:func:`sparse_features`), as
 dense 0/1 rows through matrix products on CUDA (:func:`dense_features`,
 :meth:`Net.forward_dense`). Both give the same network up to float
 rounding. On a CPU the trainer runs :meth:`Net.forward`'s arithmetic
-through :mod:`chessforge_data.nnue_sparse` (the features straight from
-the compact rows, the forward and backward written out); :meth:`Net.forward`
-is the reference it is tested against.
+through :mod:`chessforge_data.nnue_kernel` (compiled C, the features
+straight from the compact rows), or where it cannot be built through
+:mod:`chessforge_data.nnue_sparse` (torch, the forward and backward
+written out); :meth:`Net.forward` is the reference both are tested against.
 """
 
 import numpy as np

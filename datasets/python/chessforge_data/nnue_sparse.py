@@ -88,11 +88,11 @@ def features(packed, mirror=False):
     return Features(*(torch.from_numpy(a) for a in (idx, off, bags[order], t_off, count)))
 
 
-def ahead(batches, mirror=False, depth=2):
+def ahead(batches, mirror=False, depth=2, build=True):
     """The compact-row batches of ``batches`` (an iterator of dicts with
-    "packed"), each with its :class:`Features` added as "features",
-    read and built on a thread of their own up to ``depth`` batches
-    ahead of the caller, in the same order."""
+    "packed"), each with its :class:`Features` added as "features" (with
+    ``build``), read and built on a thread of their own up to ``depth``
+    batches ahead of the caller, in the same order."""
     done = object()
     q = queue.Queue(depth)
     stop = threading.Event()
@@ -109,7 +109,7 @@ def ahead(batches, mirror=False, depth=2):
     def produce():
         try:
             for rows in batches:
-                if not put(dict(rows, features=features(rows["packed"], mirror))):
+                if not put(dict(rows, features=features(rows["packed"], mirror)) if build else rows):
                     return
             put(done)
         except BaseException as err:  # raised in the caller's thread

@@ -40,7 +40,7 @@ import time
 import numpy as np
 import torch
 
-from . import atomic, layout, nnue_sparse, outlock
+from . import atomic, layout, nnue_kernel, nnue_sparse, outlock
 from .cli import UsageError, same_file
 from .dataset import ChessDataset
 from .nnue_export import MAGIC, dequantize, read_net
@@ -152,15 +152,18 @@ def _loss(model, rows, device, mirror, dense, score_scale=SCORE_SCALE):
     ``rows["packed"]`` and ``rows["value"]`` are NumPy arrays or tensors
     on any device (:class:`Preloaded`'s). Dense: the rows' bits go to the
     device as they are (104 bytes a row) and the features are built there.
-    Sparse: the lists are built on the CPU, and on a CPU the network runs
-    through :mod:`nnue_sparse`'s fused forward and backward."""
+    Sparse: on a CPU the network runs through :mod:`nnue_kernel`'s
+    compiled forward and backward, or where it cannot be built through
+    :mod:`nnue_sparse`'s; on a GPU the lists are built on the CPU."""
     if dense:
         out = model.forward_dense(*dense_features(piece_bits(_tensor(rows["packed"]).to(device)), mirror))
     else:
         packed = rows["packed"]
         if isinstance(packed, torch.Tensor):
             packed = packed.cpu()
-        if device.type == "cpu":
+        if device.type == "cpu" and nnue_kernel.load() is not None:
+            out = nnue_kernel.forward(model, packed, mirror)
+        elif device.type == "cpu":
             f = rows["features"] if "features" in rows else nnue_sparse.features(packed, mirror)
             out = nnue_sparse.forward(model, f)
         else:
@@ -543,10 +546,15 @@ def _schedule_settings(args):
         raise UsageError(f"--score-scale {args.score_scale}: want more than 0")
 
 
-def _optimizer(args, model):
+def _optimizer(args, model, device):
+    """The run's optimiser: torch's, or on a CPU with the compiled kernel
+    the same one stepping in C (its state the same, so that a run may
+    resume on either)."""
+    compiled = device.type == "cpu" and nnue_kernel.load() is not None
     if args.optimizer == "adamw":
-        return torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    return torch.optim.Adam(model.parameters(), lr=args.lr)
+        cls = nnue_kernel.AdamW if compiled else torch.optim.AdamW
+        return cls(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    return (nnue_kernel.Adam if compiled else torch.optim.Adam)(model.parameters(), lr=args.lr)
 
 
 def train(args):
@@ -655,7 +663,7 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
               f"{_names(replaced)} there", file=sys.stderr, flush=True)
     torch.manual_seed(args.seed)
     model = Net(args.init_scale, args.buckets, args.hidden).to(device)
-    opt = _optimizer(args, model)
+    opt = _optimizer(args, model, device)
     unit = "superbatch" if args.superbatches else "epoch"
     history, start, positions, stream_at = [], 0, 0, {"pass": 0, "offset": 0}
     init_val = None  # the --init network's validation loss, before any training
@@ -676,7 +684,10 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         return sum(ds.unit_rows(u) for u in ds.source.units) if ds else 0
 
     n_train, n_val = rows(tr), rows(val)
-    print(f"{n_train} training positions, {n_val} validation, on {device}, "
+    on = str(device)
+    if device.type == "cpu" and not _dense(args.inputs, device):
+        on += " (compiled kernel)" if nnue_kernel.load() is not None else f" (torch's path: {nnue_kernel.why_not()})"
+    print(f"{n_train} training positions, {n_val} validation, on {on}, "
           f"lambda {args.lam}, score scale {args.score_scale:g}, {architecture(args.buckets, args.mirror, args.hidden)}",
           flush=True)
     if args.superbatches and not n_train:
@@ -712,8 +723,8 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         # wait for the last one (a GPU's queue stays full).
         total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
         shown, first_lr, lr = t0, None, None
-        if device.type == "cpu" and not dense:  # read and built a batch ahead, on a thread of their own
-            batches = nnue_sparse.ahead(batches, args.mirror)
+        if device.type == "cpu" and not dense:  # read (and built) a batch ahead, on a thread of their own
+            batches = nnue_sparse.ahead(batches, args.mirror, build=nnue_kernel.load() is None)
         for rows in batches:
             lr = schedule_lr(args, epoch, positions + n, len(rows["value"]))
             if first_lr is None:
@@ -721,7 +732,7 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
             for group in opt.param_groups:
                 group["lr"] = lr
             loss, k = _loss(model, rows, device, args.mirror, dense, args.score_scale)
-            opt.zero_grad()
+            opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             model.clip_()

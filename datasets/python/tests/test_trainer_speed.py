@@ -1,4 +1,4 @@
-"""The CPU trainer's fast path (chessforge_data.nnue_sparse) against the
+"""The CPU trainer's torch path (chessforge_data.nnue_sparse) against the
 reference network: the same features, the same outputs and the same
 gradients of every parameter, for plain and king-mirrored features, one
 and several output buckets."""
@@ -101,16 +101,17 @@ class FastPath(unittest.TestCase):
 
 
 class Threads(unittest.TestCase):
-    def test_openblas_keeps_to_one_thread_unless_the_environment_says(self):
-        code = "import os, chessforge_data; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    def test_openblas_and_openmp_threads_unless_the_environment_says(self):
         path = os.path.join(fixture.ROOT, "datasets", "python")
-        for given, want in ((None, "1"), ("3", "3")):
-            env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-            env["PYTHONPATH"] = path
-            if given:
-                env["OPENBLAS_NUM_THREADS"] = given
-            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-            self.assertEqual(out.stdout.strip(), want)
+        for name, default, other in (("OPENBLAS_NUM_THREADS", "1", "3"), ("OMP_WAIT_POLICY", "PASSIVE", "ACTIVE")):
+            code = f"import os, chessforge_data; print(os.environ['{name}'])"
+            for given, want in ((None, default), (other, other)):
+                env = {k: v for k, v in os.environ.items() if k != name}
+                env["PYTHONPATH"] = path
+                if given:
+                    env[name] = given
+                out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+                self.assertEqual(out.stdout.strip(), want, name)
 
 
 class Ahead(unittest.TestCase):

@@ -1,0 +1,243 @@
+"""The CPU trainer's compiled path: ``nnue_kernel.c`` built on first use
+with the system's C compiler (``$CC``, else ``cc``) and called through
+ctypes. It runs :meth:`Net.forward <chessforge_data.nnue_model.Net.forward>`
+and its backward straight from a batch's compact rows (the features are
+found in C, so no feature lists are built in Python) and the Adam step
+(:class:`Adam`, :class:`AdamW`: torch's optimisers, whose ``step`` runs in
+C for float32 CPU parameters). Its results equal :mod:`nnue_sparse`'s up
+to float rounding, and do not depend on the number of threads or on the
+machine: each value is computed by one thread in a fixed order, and the
+library is built with ``-ffp-contract=off``.
+
+The library is cached under ``$CHESSFORGE_CACHE`` (default
+``$XDG_CACHE_HOME/chessforge``, else ``~/.cache/chessforge``), named by the
+hash of the source, the compiler command and the processor's features, so
+that a changed source, compiler or machine builds its own. :func:`load`
+returns None, and says why once, where no compiler is found or the build
+fails; the trainer then takes :mod:`nnue_sparse`'s torch path.
+``CHESSFORGE_KERNEL=torch`` chooses the torch path without trying.
+"""
+
+import ctypes
+import hashlib
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+from .nnue_model import INPUTS
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nnue_kernel.c")
+FLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared", "-fopenmp"]
+MAX_PIECES = 32  # nnue_kernel.c's: the features a perspective of a row may have
+
+_F32 = ctypes.POINTER(ctypes.c_float)
+_U8 = ctypes.POINTER(ctypes.c_uint8)
+_I16 = ctypes.POINTER(ctypes.c_int16)
+_I32 = ctypes.POINTER(ctypes.c_int32)
+_int, _long, _float = ctypes.c_int, ctypes.c_long, ctypes.c_float
+
+_lib = None
+_tried = False
+_why = None  # why the compiled path is not in use, once tried
+
+
+def _cpu_features():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    return line
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _cache_dir():
+    d = os.environ.get("CHESSFORGE_CACHE")
+    if not d:
+        d = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chessforge")
+    return d
+
+
+def _build(cc):
+    """The path of the built library, building it if its cache has none."""
+    with open(SOURCE, "rb") as f:
+        source = f.read()
+    key = hashlib.sha256(b"\0".join([source, " ".join(cc + FLAGS).encode(), _cpu_features().encode()]))
+    d = _cache_dir()
+    path = os.path.join(d, f"nnue_kernel-{key.hexdigest()[:16]}.so")
+    if os.path.exists(path):
+        return path
+    os.makedirs(d, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".nnue_kernel-", suffix=".so", dir=d)
+    os.close(fd)
+    try:
+        done = subprocess.run(cc + FLAGS + ["-o", tmp, SOURCE], capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise OSError(f"{' '.join(cc)} failed building {SOURCE}: {last}")
+        os.replace(tmp, path)  # whole, or not at all: another process may be building it too
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def load():
+    """The compiled library (a ctypes CDLL), or None where it cannot be
+    built or ``CHESSFORGE_KERNEL=torch``; :func:`why_not` then says why."""
+    global _lib, _tried, _why
+    if _tried:
+        return _lib
+    _tried = True
+    if os.environ.get("CHESSFORGE_KERNEL", "") == "torch":
+        _why = "CHESSFORGE_KERNEL=torch"
+        return None
+    cc = shlex.split(os.environ.get("CC", "")) or ["cc"]
+    if shutil.which(cc[0]) is None:
+        _why = f"no C compiler ({cc[0]}) found"
+        return None
+    try:
+        lib = ctypes.CDLL(_build(cc))
+    except OSError as err:
+        _why = str(err)
+        return None
+    lib.cf_forward.restype = _int
+    lib.cf_forward.argtypes = [_int, _U8, _int, _int, _int, _int, _F32, _F32, _F32, _F32,
+                               _F32, _F32, _I16, _I32, _I32, _F32, _int]
+    lib.cf_backward.restype = None
+    lib.cf_backward.argtypes = [_int, _int, _int, _F32, _I16, _I32, _I32, _F32, _F32,
+                                _F32, _F32, _F32, _F32, _int]
+    lib.cf_adam.restype = None
+    lib.cf_adam.argtypes = [_long, _F32, _F32, _F32, _F32, _float, _float, _float, _float, _float,
+                            _float, _int, _float, _float, _float, _int]
+    _lib = lib
+    return lib
+
+
+def why_not():
+    """Why :func:`load` returned None (None before it was called or when
+    it succeeded)."""
+    return _why
+
+
+def _ptr(t, kind):
+    return ctypes.cast(t.data_ptr(), kind)
+
+
+class _Network(torch.autograd.Function):
+    """out [B] from W1 [768, H], b1 [H], W2 [nb, 2H], b2 [nb] and a batch's
+    compact rows (uint8 [B, R]: the first 96 bytes of each row its piece
+    planes)."""
+
+    @staticmethod
+    def forward(ctx, w1, b1, w2, b2, rows, mirror):
+        lib = load()
+        n, h, nb = rows.shape[0], w1.shape[1], w2.shape[0]
+        for t in (w1, b1, w2, b2):
+            if t.dtype != torch.float32 or not t.is_contiguous() or t.device.type != "cpu":
+                raise ValueError("nnue_kernel: the network's parameters must be contiguous float32 on the CPU")
+        acc = torch.empty(n, 2 * h)
+        out = torch.empty(n)
+        feats = torch.empty(n, 2, MAX_PIECES, dtype=torch.int16)
+        count = torch.empty(n, dtype=torch.int32)
+        bkt = torch.empty(n, dtype=torch.int32)
+        part = torch.empty(n, 2 * -(-h // 64))
+        bad = lib.cf_forward(n, _ptr(rows, _U8), rows.shape[1], int(mirror), nb, h,
+                             _ptr(w1, _F32), _ptr(b1, _F32), _ptr(w2, _F32), _ptr(b2, _F32),
+                             _ptr(acc, _F32), _ptr(out, _F32), _ptr(feats, _I16), _ptr(count, _I32),
+                             _ptr(bkt, _I32), _ptr(part, _F32), torch.get_num_threads())
+        if bad:
+            raise ValueError(f"row {bad - 1} of the batch has more than {MAX_PIECES} pieces")
+        ctx.save_for_backward(w2, acc, feats, count, bkt)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        lib = load()
+        w2, acc, feats, count, bkt = ctx.saved_tensors
+        g = g.contiguous()
+        n, h, nb = acc.shape[0], acc.shape[1] // 2, w2.shape[0]
+        gw1, gb1 = torch.empty(INPUTS, h), torch.empty(h)
+        gw2, gb2 = torch.empty(nb, 2 * h), torch.empty(nb)
+        lib.cf_backward(n, nb, h, _ptr(acc, _F32), _ptr(feats, _I16), _ptr(count, _I32), _ptr(bkt, _I32),
+                        _ptr(w2, _F32), _ptr(g, _F32), _ptr(gw1, _F32), _ptr(gb1, _F32), _ptr(gw2, _F32),
+                        _ptr(gb2, _F32), torch.get_num_threads())
+        return gw1, gb1, gw2, gb2, None, None
+
+
+def _rows(packed):
+    """A batch's compact rows as a contiguous uint8 [B, R] CPU tensor."""
+    if isinstance(packed, torch.Tensor):
+        packed = packed.cpu().numpy()
+    packed = np.ascontiguousarray(packed)
+    if packed.dtype != np.uint8 or packed.ndim < 2 or packed[0].size < 96:
+        raise ValueError(f"compact rows must be uint8 [B, >=12, 8], not {packed.dtype} {list(packed.shape)}")
+    return torch.from_numpy(packed.reshape(len(packed), -1))
+
+
+def forward(model, packed, mirror=False):
+    """The output (eval / SCALE) of each of a batch's compact rows
+    (uint8 [B, >=12, 8]) through ``model`` (a :class:`Net` on the CPU),
+    differentiable in its parameters; needs :func:`load`."""
+    return _Network.apply(model.ft.weight, model.b1, model.out.weight, model.out.bias, _rows(packed), mirror)
+
+
+def _step(opt, decoupled):
+    """One step of ``opt`` (an Adam or AdamW with torch 1.13's state: a
+    float ``step`` tensor, ``exp_avg``, ``exp_avg_sq``) in C; every
+    parameter and gradient must be a contiguous float32 CPU tensor."""
+    lib = load()
+    name = type(opt).__name__
+    for group in opt.param_groups:
+        if group.get("amsgrad") or group.get("maximize"):
+            raise ValueError(f"nnue_kernel.{name}: no amsgrad or maximize")
+        beta1, beta2 = group["betas"]
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        for p in group["params"]:
+            g = p.grad
+            if g is None:
+                continue
+            if (p.device.type != "cpu" or p.dtype != torch.float32 or g.is_sparse or not p.is_contiguous()
+                    or not g.is_contiguous()):
+                raise ValueError(f"nnue_kernel.{name}: every parameter must be a contiguous float32 CPU tensor")
+            state = opt.state[p]
+            if not state:
+                state["step"] = torch.tensor(0.0)
+                state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+            state["step"] += 1
+            step = state["step"].item()
+            m, v = state["exp_avg"], state["exp_avg_sq"]
+            lib.cf_adam(p.numel(), _ptr(p, _F32), _ptr(g, _F32), _ptr(m, _F32), _ptr(v, _F32),
+                        beta1, 1 - beta1, beta2, 1 - beta2, eps, wd, int(decoupled), 1 - lr * wd,
+                        lr / (1 - beta1 ** step), (1 - beta2 ** step) ** 0.5, torch.get_num_threads())
+
+
+class Adam(torch.optim.Adam):
+    """torch.optim.Adam whose step runs in C (:func:`load` must not be
+    None); its state and state_dict are torch's, so a checkpoint resumes
+    under either."""
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        if closure is not None:
+            raise ValueError("nnue_kernel.Adam: no closure")
+        _step(self, decoupled=False)
+
+
+class AdamW(torch.optim.AdamW):
+    """torch.optim.AdamW whose step runs in C, as :class:`Adam`."""
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        if closure is not None:
+            raise ValueError("nnue_kernel.AdamW: no closure")
+        _step(self, decoupled=True)

@@ -1,0 +1,199 @@
+"""The CPU trainer's compiled path (chessforge_data.nnue_kernel) against
+the reference network and torch's optimisers: the same outputs and
+gradients up to float rounding, the same bits at any number of threads,
+Adam and AdamW steps as torch takes them, and the torch path where no
+compiler is found."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import torch
+
+import fixture
+from chessforge_data import ChessDataset, nnue_kernel, nnue_model, nnue_sparse
+
+HAVE_CC = shutil.which((os.environ.get("CC") or "cc").split()[0]) is not None
+
+
+def batch(n=700):
+    ds = ChessDataset(os.path.join(fixture.directory(), "npy"), batch_size=n, side_to_move=True,
+                      value_target="blend", blend=0.0, score_scale=400.0)
+    return next(iter(ds.compact_batches()))
+
+
+def reference(model, packed, mirror):
+    return model(*nnue_model.sparse_features(nnue_model.piece_bits(packed), mirror))
+
+
+def run(code, **env):
+    """Python code in a fresh interpreter with env added; its stdout."""
+    e = dict(os.environ, PYTHONPATH=os.path.join(fixture.ROOT, "datasets", "python"), **env)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True, check=True).stdout
+
+
+@unittest.skipUnless(HAVE_CC, "no C compiler: the trainer takes torch's path")
+class Compiled(unittest.TestCase):
+    def setUp(self):
+        self.assertIsNotNone(nnue_kernel.load(), nnue_kernel.why_not())
+        self.threads = torch.get_num_threads()
+
+    def tearDown(self):
+        torch.set_num_threads(self.threads)
+
+    def test_output_and_gradients_are_the_reference_ones(self):
+        rows = batch()
+        value = torch.from_numpy(rows["value"])
+        # Widths of whole 64-column blocks and of a part block (48, 80).
+        for hidden, buckets, mirror in ((256, 8, True), (256, 1, False), (48, 4, True), (80, 1, True)):
+            torch.manual_seed(hidden + buckets)
+            ref = nnue_model.Net(init_scale=3.0, buckets=buckets, hidden=hidden)
+            fast = nnue_model.Net(buckets=buckets, hidden=hidden)
+            fast.load_state_dict(ref.state_dict())
+            outs = []
+            for model, out in ((ref, lambda m: reference(m, rows["packed"], mirror)),
+                               (fast, lambda m: nnue_kernel.forward(m, rows["packed"], mirror))):
+                o = out(model)
+                torch.mean((torch.sigmoid(o) - value) ** 2).backward()
+                outs.append(o.detach())
+            where = f"hidden {hidden}, {buckets} buckets, mirror {mirror}"
+            torch.testing.assert_close(outs[1], outs[0], rtol=1e-5, atol=1e-6, msg=lambda m: f"{where}: {m}")
+            for (name, p), q in zip(ref.named_parameters(), fast.parameters()):
+                scale = p.grad.abs().max().item()
+                self.assertGreater(scale, 0, name)
+                torch.testing.assert_close(q.grad, p.grad, rtol=1e-5, atol=1e-5 * scale,
+                                           msg=lambda m: f"{name} ({where}): {m}")
+
+    def test_the_accumulators_are_the_torch_paths_bit_for_bit(self):
+        # The same rows summed in the same order, then b1: the same floats.
+        rows = batch(300)
+        torch.manual_seed(5)
+        model = nnue_model.Net(init_scale=3.0, buckets=8)
+        f = nnue_sparse.features(rows["packed"], True)
+        want = torch.nn.functional.embedding_bag(f.idx, model.ft.weight.detach(), f.off, mode="sum")
+        want = want.view(-1, 2, 256).add_(model.b1.detach()).view(-1, 512)
+        out = nnue_kernel.forward(model, rows["packed"], True)
+        acc = out.grad_fn.saved_tensors[1]
+        self.assertTrue(torch.equal(acc, want))
+
+    def test_the_gradient_at_the_ends_of_the_clamp(self):
+        rows = batch(20)
+        value = torch.from_numpy(rows["value"])
+        ends = [-0.5, 0.0, 0.5, 1.0, float(np.nextafter(np.float32(1), np.float32(2))), 1.5]
+        models = [nnue_model.Net(), nnue_model.Net()]
+        with torch.no_grad():
+            models[0].ft.weight.zero_()
+            models[0].b1.copy_(torch.tensor(ends * 43)[:256])
+        models[1].load_state_dict(models[0].state_dict())
+        torch.mean((torch.sigmoid(reference(models[0], rows["packed"], False)) - value) ** 2).backward()
+        torch.mean((torch.sigmoid(nnue_kernel.forward(models[1], rows["packed"])) - value) ** 2).backward()
+        for p, q in zip(models[0].parameters(), models[1].parameters()):
+            torch.testing.assert_close(q.grad, p.grad, rtol=1e-6, atol=1e-9)
+        self.assertEqual((models[1].b1.grad != 0).tolist(), [0.0 < e <= 1.0 for e in ends * 43][:256])
+
+    def test_the_same_bits_at_any_number_of_threads(self):
+        rows = batch()
+        g = torch.randn(len(rows["value"]), generator=torch.Generator().manual_seed(1))
+        torch.manual_seed(2)
+        model = nnue_model.Net(init_scale=3.0, buckets=8, hidden=80)
+        results = []
+        for threads in (1, 2, 3):
+            torch.set_num_threads(threads)
+            out = nnue_kernel.forward(model, rows["packed"], True)
+            results.append([out.detach()] + list(torch.autograd.grad(out, list(model.parameters()), g)))
+        for other in results[1:]:
+            for a, b in zip(results[0], other):
+                self.assertTrue(torch.equal(a, b))
+
+    def test_adam_and_adamw_step_as_torch_does(self):
+        rows = batch(256)
+        value = torch.from_numpy(rows["value"])
+        for compiled, plain, kw in ((nnue_kernel.Adam, torch.optim.Adam, {}),
+                                    (nnue_kernel.Adam, torch.optim.Adam, {"weight_decay": 0.01}),
+                                    (nnue_kernel.AdamW, torch.optim.AdamW, {"weight_decay": 0.01})):
+            torch.manual_seed(3)
+            a, b = nnue_model.Net(buckets=4), nnue_model.Net(buckets=4)
+            b.load_state_dict(a.state_dict())
+            opts = compiled(a.parameters(), lr=1e-3, **kw), plain(b.parameters(), lr=1e-3, **kw)
+            for _ in range(25):
+                for model, opt in zip((a, b), opts):
+                    opt.zero_grad(set_to_none=True)
+                    torch.mean((torch.sigmoid(nnue_kernel.forward(model, rows["packed"])) - value) ** 2).backward()
+                    opt.step()
+            for p, q in zip(a.parameters(), b.parameters()):
+                torch.testing.assert_close(p, q, rtol=0, atol=1e-6, msg=lambda m: f"{compiled.__name__} {kw}: {m}")
+            # The state is torch's: either optimiser resumes the other's.
+            state = opts[0].state_dict()
+            self.assertEqual(sorted(state["state"][0]), ["exp_avg", "exp_avg_sq", "step"])
+            opts[1].load_state_dict(state)
+            self.assertEqual(opts[1].state_dict()["state"][0]["step"].item(), 25)
+
+    def test_a_row_with_too_many_pieces_is_named(self):
+        rows = np.zeros((3, 12, 8), dtype=np.uint8)
+        rows[:, 5, 0], rows[:, 11, 7] = 0x80, 0x01  # kings on a1 and h8
+        rows[2, 0, 1:7] = 0xFF  # 48 pawns
+        with self.assertRaisesRegex(ValueError, "row 2 of the batch has more than 32 pieces"):
+            nnue_kernel.forward(nnue_model.Net(), rows)
+
+
+class Fallback(unittest.TestCase):
+    code = ("from chessforge_data import nnue_kernel as k; import sys; "
+            "print(k.load() is None, k.why_not())")
+
+    def test_no_compiler_takes_torchs_path_and_says_why(self):
+        self.assertEqual(run(self.code, CC="/nonexistent/cc").strip(),
+                         "True no C compiler (/nonexistent/cc) found")
+        self.assertEqual(run(self.code, CHESSFORGE_KERNEL="torch").strip(), "True CHESSFORGE_KERNEL=torch")
+
+    @unittest.skipUnless(HAVE_CC, "no C compiler")
+    def test_a_failed_build_takes_torchs_path_and_leaves_no_library(self):
+        with tempfile.TemporaryDirectory() as cache:
+            out = run(self.code, CC=shutil.which("cc") + " -DNNUE_KERNEL_BROKEN=1 -include /nonexistent.h",
+                      CHESSFORGE_CACHE=cache).strip()
+            self.assertTrue(out.startswith("True ") and "failed building" in out, out)
+            self.assertEqual(os.listdir(cache), [])
+
+    @unittest.skipUnless(HAVE_CC, "no C compiler")
+    def test_the_library_is_built_once_into_the_cache(self):
+        with tempfile.TemporaryDirectory() as cache:
+            code = "from chessforge_data import nnue_kernel as k; print(k.load() is not None)"
+            self.assertEqual(run(code, CHESSFORGE_CACHE=cache).strip(), "True")
+            built = os.listdir(cache)
+            self.assertEqual(len(built), 1)
+            self.assertRegex(built[0], r"^nnue_kernel-[0-9a-f]{16}\.so$")
+            when = os.stat(os.path.join(cache, built[0])).st_mtime_ns
+            self.assertEqual(run(code, CHESSFORGE_CACHE=cache).strip(), "True")
+            self.assertEqual(os.listdir(cache), built)
+            self.assertEqual(os.stat(os.path.join(cache, built[0])).st_mtime_ns, when)
+
+
+class Trainer(unittest.TestCase):
+    def train(self, out, **env):
+        args = [sys.executable, "-m", "chessforge_data.nnue", "train", os.path.join(fixture.directory(), "npy"),
+                "--out", out, "--epochs", "2", "--batch-size", "256", "--buckets", "8", "--mirror",
+                "--optimizer", "adamw", "--weight-decay", "0.01", "--threads", "1", "--progress", "0"]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=600, env=dict(os.environ, **env))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout, torch.load(os.path.join(out, "epoch-0002.pt"), map_location="cpu")
+
+    @unittest.skipUnless(HAVE_CC, "no C compiler")
+    def test_both_paths_train_the_same_network_up_to_rounding(self):
+        with tempfile.TemporaryDirectory() as d:
+            said, compiled = self.train(os.path.join(d, "c"))
+            self.assertIn("on cpu (compiled kernel)", said)
+            said, again = self.train(os.path.join(d, "again"))
+            said_torch, plain = self.train(os.path.join(d, "t"), CHESSFORGE_KERNEL="torch")
+            self.assertIn("on cpu (torch's path: CHESSFORGE_KERNEL=torch)", said_torch)
+        for k, v in compiled["model"].items():
+            self.assertTrue(torch.equal(v, again["model"][k]), k)  # the same seed: the same bits
+            torch.testing.assert_close(v, plain["model"][k], rtol=0, atol=2e-3, msg=lambda m: f"{k}: {m}")
+        for a, b in zip(compiled["history"], plain["history"]):
+            self.assertAlmostEqual(a["val_loss"], b["val_loss"], delta=1e-4)
+
+
+if __name__ == "__main__":
+    unittest.main()
