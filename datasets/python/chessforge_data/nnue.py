@@ -179,7 +179,7 @@ def main(argv=None):
     t.add_argument("--mirror", action="store_const", const=True,
                    help="king-mirrored features: each side's squares file-mirrored while its king is on files e-h "
                         "(default: as the --init network has them, else plain)")
-    t.add_argument("--threads", type=natural_int, default=0, help="torch CPU threads (0: torch's default); on a CPU the batches are read on one more")
+    t.add_argument("--threads", type=natural_int, default=0, help="torch CPU threads (0: torch's default, or with the compiled CPU kernel one fewer than the cores); on a CPU the batches are read on one more")
     t.add_argument("--device", type=device, help="cpu, cuda or cuda:N (default: cuda when present)")
     t.add_argument("--inputs", choices=INPUTS_CHOICES, default="auto",
                    help="the features as sparse lists (EmbeddingBag) or dense rows (matrix products); "

@@ -557,6 +557,18 @@ def _optimizer(args, model, device):
     return (nnue_kernel.Adam if compiled else torch.optim.Adam)(model.parameters(), lr=args.lr)
 
 
+def kernel_threads():
+    """The compiled kernel's threads where --threads is 0: one fewer than
+    the cores this process may run on, the other one the reader's (on 2
+    cores one thread trained 176,000 positions/s, two 167,000: record
+    2026-12-02-nnue-train-cpu-kernel)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
 def train(args):
     """Train (or resume) a network; returns the last checkpoint's path.
     torch's deterministic mode and thread count are restored afterwards."""
@@ -571,6 +583,8 @@ def train(args):
         torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
         if args.threads:
             torch.set_num_threads(args.threads)
+        elif device.type == "cpu" and not _dense(args.inputs, device) and nnue_kernel.load() is not None:
+            torch.set_num_threads(kernel_threads())
         return _train(args, device)
     finally:
         torch.use_deterministic_algorithms(det)

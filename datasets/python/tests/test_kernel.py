@@ -4,6 +4,7 @@ gradients up to float rounding, the same bits at any number of threads,
 Adam and AdamW steps as torch takes them, and the torch path where no
 compiler is found."""
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -172,6 +173,20 @@ class Fallback(unittest.TestCase):
 
 
 class Trainer(unittest.TestCase):
+    @unittest.skipUnless(HAVE_CC and hasattr(os, "sched_getaffinity"), "no C compiler")
+    def test_threads_0_leaves_the_reader_a_core(self):
+        from chessforge_data import nnue_train
+        seen, was_train, was_threads = [], nnue_train._train, torch.get_num_threads()
+        nnue_train._train = lambda args, device: seen.append(torch.get_num_threads())
+        try:
+            for threads, inputs in ((0, "auto"), (3, "auto"), (0, "dense")):
+                torch.set_num_threads(5)
+                nnue_train.train(argparse.Namespace(threads=threads, device="cpu", inputs=inputs))
+        finally:
+            nnue_train._train = was_train
+            torch.set_num_threads(was_threads)
+        self.assertEqual(seen, [max(1, len(os.sched_getaffinity(0)) - 1), 3, 5])
+
     def train(self, out, **env):
         args = [sys.executable, "-m", "chessforge_data.nnue", "train", os.path.join(fixture.directory(), "npy"),
                 "--out", out, "--epochs", "2", "--batch-size", "256", "--buckets", "8", "--mirror",
