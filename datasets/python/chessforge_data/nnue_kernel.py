@@ -178,9 +178,9 @@ def _rows(packed):
     if isinstance(packed, torch.Tensor):
         packed = packed.cpu().numpy()
     packed = np.ascontiguousarray(packed)
-    if packed.dtype != np.uint8 or packed.ndim < 2 or packed[0].size < 96:
+    if packed.dtype != np.uint8 or packed.ndim < 2 or int(np.prod(packed.shape[1:])) < 96:
         raise ValueError(f"compact rows must be uint8 [B, >=12, 8], not {packed.dtype} {list(packed.shape)}")
-    return torch.from_numpy(packed.reshape(len(packed), -1))
+    return torch.from_numpy(packed.reshape(len(packed), int(np.prod(packed.shape[1:]))))
 
 
 def forward(model, packed, mirror=False):

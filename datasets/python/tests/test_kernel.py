@@ -133,6 +133,12 @@ class Compiled(unittest.TestCase):
             opts[1].load_state_dict(state)
             self.assertEqual(opts[1].state_dict()["state"][0]["step"].item(), 25)
 
+    def test_an_empty_batch_and_rows_too_short(self):
+        out = nnue_kernel.forward(nnue_model.Net(), np.zeros((0, 13, 8), dtype=np.uint8))
+        self.assertEqual(out.shape, (0,))
+        with self.assertRaisesRegex(ValueError, r"compact rows must be uint8 \[B, >=12, 8\], not uint8 \[4, 11, 8\]"):
+            nnue_kernel.forward(nnue_model.Net(), np.zeros((4, 11, 8), dtype=np.uint8))
+
     def test_a_row_with_too_many_pieces_is_named(self):
         rows = np.zeros((3, 12, 8), dtype=np.uint8)
         rows[:, 5, 0], rows[:, 11, 7] = 0x80, 0x01  # kings on a1 and h8
