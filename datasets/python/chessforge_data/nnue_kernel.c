@@ -5,8 +5,9 @@
  * where no C compiler is found.
  *
  * Every value is computed by one thread in a fixed order, whatever the
- * number of threads: the forward splits the positions among threads, the
- * backward and the Adam step split the columns (or elements). Built with
+ * number of threads: the forward splits the rows among threads to find
+ * their features, then the columns; the backward and the Adam step split
+ * the columns (or elements). Built with
  * -ffp-contract=off, each product and sum is rounded as written, so the
  * same inputs give the same bits on every x86-64 machine and thread count.
  *

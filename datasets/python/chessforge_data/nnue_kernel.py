@@ -5,9 +5,11 @@ and its backward straight from a batch's compact rows (the features are
 found in C, so no feature lists are built in Python) and the Adam step
 (:class:`Adam`, :class:`AdamW`: torch's optimisers, whose ``step`` runs in
 C for float32 CPU parameters). Its results equal :mod:`nnue_sparse`'s up
-to float rounding, and do not depend on the number of threads or on the
-machine: each value is computed by one thread in a fixed order, and the
-library is built with ``-ffp-contract=off``.
+to float rounding, and do not depend on the number of threads: each value
+is computed by one thread in a fixed order (and, built with
+``-ffp-contract=off``, the kernel's own arithmetic is the same on every
+x86-64 machine; torch's operations around it, the loss's sigmoid, may
+take other vector code on another processor).
 
 The library is cached under ``$CHESSFORGE_CACHE`` (default
 ``$XDG_CACHE_HOME/chessforge``, else ``~/.cache/chessforge``), named by the
@@ -31,11 +33,12 @@ import tempfile
 import numpy as np
 import torch
 
-from .nnue_model import INPUTS
+from .nnue_model import BUCKETS, INPUTS
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nnue_kernel.c")
 FLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared", "-fopenmp"]
 MAX_PIECES = 32  # nnue_kernel.c's: the features a perspective of a row may have
+BUILD_TIMEOUT = 300  # seconds
 
 _F32 = ctypes.POINTER(ctypes.c_float)
 _U8 = ctypes.POINTER(ctypes.c_uint8)
@@ -66,23 +69,29 @@ def _cache_dir():
     return d
 
 
-def _build(cc):
-    """The path of the built library, building it if its cache has none."""
+def _build(cc, fresh=False):
+    """The path of the built library, building it if its cache has none
+    (or, with ``fresh``, in place of the one there)."""
     with open(SOURCE, "rb") as f:
         source = f.read()
     key = hashlib.sha256(b"\0".join([source, " ".join(cc + FLAGS).encode(), _cpu_features().encode()]))
     d = _cache_dir()
     path = os.path.join(d, f"nnue_kernel-{key.hexdigest()[:16]}.so")
-    if os.path.exists(path):
+    if os.path.exists(path) and not fresh:
         return path
     os.makedirs(d, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".nnue_kernel-", suffix=".so", dir=d)
     os.close(fd)
     try:
-        done = subprocess.run(cc + FLAGS + ["-o", tmp, SOURCE], capture_output=True, text=True)
+        try:
+            done = subprocess.run(cc + FLAGS + ["-o", tmp, SOURCE], capture_output=True, text=True,
+                                  errors="replace", timeout=BUILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise OSError(f"{' '.join(cc)} took over {BUILD_TIMEOUT} s building {SOURCE}") from None
         if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            raise OSError(f"{' '.join(cc)} failed building {SOURCE}: {last}")
+            lines = done.stderr.strip().splitlines() or ["no message"]
+            first = next((line for line in lines if "error" in line), lines[-1])
+            raise OSError(f"{' '.join(cc)} failed building {SOURCE}: {first.strip()}")
         os.replace(tmp, path)  # whole, or not at all: another process may be building it too
     finally:
         if os.path.exists(tmp):
@@ -92,12 +101,16 @@ def _build(cc):
 
 def load():
     """The compiled library (a ctypes CDLL), or None where it cannot be
-    built or ``CHESSFORGE_KERNEL=torch``; :func:`why_not` then says why."""
+    built or ``CHESSFORGE_KERNEL=torch``; :func:`why_not` then says why.
+    Any other value of ``CHESSFORGE_KERNEL`` but empty is a ValueError."""
     global _lib, _tried, _why
     if _tried:
         return _lib
+    choice = os.environ.get("CHESSFORGE_KERNEL", "")
+    if choice not in ("", "torch"):
+        raise ValueError(f"CHESSFORGE_KERNEL={choice}: want torch (torch's path) or nothing (the compiled kernel)")
     _tried = True
-    if os.environ.get("CHESSFORGE_KERNEL", "") == "torch":
+    if choice == "torch":
         _why = "CHESSFORGE_KERNEL=torch"
         return None
     cc = shlex.split(os.environ.get("CC", "")) or ["cc"]
@@ -105,7 +118,10 @@ def load():
         _why = f"no C compiler ({cc[0]}) found"
         return None
     try:
-        lib = ctypes.CDLL(_build(cc))
+        try:
+            lib = ctypes.CDLL(_build(cc))
+        except OSError:  # a damaged library in the cache: build it again, once
+            lib = ctypes.CDLL(_build(cc, fresh=True))
     except OSError as err:
         _why = str(err)
         return None
@@ -119,6 +135,13 @@ def load():
     lib.cf_adam.argtypes = [_long, _F32, _F32, _F32, _F32, _float, _float, _float, _float, _float,
                             _float, _int, _float, _float, _float, _int]
     _lib = lib
+    return lib
+
+
+def _loaded():
+    lib = load()
+    if lib is None:
+        raise RuntimeError(f"nnue_kernel: no compiled kernel: {why_not()}")
     return lib
 
 
@@ -139,11 +162,15 @@ class _Network(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, w1, b1, w2, b2, rows, mirror):
-        lib = load()
+        lib = _loaded()
         n, h, nb = rows.shape[0], w1.shape[1], w2.shape[0]
         for t in (w1, b1, w2, b2):
             if t.dtype != torch.float32 or not t.is_contiguous() or t.device.type != "cpu":
                 raise ValueError("nnue_kernel: the network's parameters must be contiguous float32 on the CPU")
+        if (w1.shape != (INPUTS, h) or h % 8 or b1.shape != (h,) or w2.shape != (nb, 2 * h) or b2.shape != (nb,)
+                or nb not in BUCKETS):
+            raise ValueError(f"nnue_kernel: not a network's shapes: W1 {list(w1.shape)}, b1 {list(b1.shape)}, "
+                             f"W2 {list(w2.shape)}, b2 {list(b2.shape)}")
         acc = torch.empty(n, 2 * h)
         out = torch.empty(n)
         feats = torch.empty(n, 2, MAX_PIECES, dtype=torch.int16)
@@ -161,7 +188,7 @@ class _Network(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, g):
-        lib = load()
+        lib = _loaded()
         w2, acc, feats, count, bkt = ctx.saved_tensors
         g = g.contiguous()
         n, h, nb = acc.shape[0], acc.shape[1] // 2, w2.shape[0]
@@ -178,7 +205,8 @@ def _rows(packed):
     if isinstance(packed, torch.Tensor):
         packed = packed.cpu().numpy()
     packed = np.ascontiguousarray(packed)
-    if packed.dtype != np.uint8 or packed.ndim < 2 or int(np.prod(packed.shape[1:])) < 96:
+    if packed.dtype != np.uint8 or not ((packed.ndim == 3 and packed.shape[1] >= 12 and packed.shape[2] == 8)
+                                        or (packed.ndim == 2 and packed.shape[1] >= 96)):
         raise ValueError(f"compact rows must be uint8 [B, >=12, 8], not {packed.dtype} {list(packed.shape)}")
     return torch.from_numpy(packed.reshape(len(packed), int(np.prod(packed.shape[1:]))))
 
@@ -194,7 +222,7 @@ def _step(opt, decoupled):
     """One step of ``opt`` (an Adam or AdamW with torch 1.13's state: a
     float ``step`` tensor, ``exp_avg``, ``exp_avg_sq``) in C; every
     parameter and gradient must be a contiguous float32 CPU tensor."""
-    lib = load()
+    lib = _loaded()
     name = type(opt).__name__
     for group in opt.param_groups:
         if group.get("amsgrad") or group.get("maximize"):
@@ -216,6 +244,11 @@ def _step(opt, decoupled):
             state["step"] += 1
             step = state["step"].item()
             m, v = state["exp_avg"], state["exp_avg_sq"]
+            for t in (m, v):
+                if (t.shape != p.shape or t.dtype != torch.float32 or t.device.type != "cpu"
+                        or not t.is_contiguous()):
+                    raise ValueError(f"nnue_kernel.{name}: a moment of {list(t.shape)} for a parameter of "
+                                     f"{list(p.shape)}: not this optimiser's state")
             lib.cf_adam(p.numel(), _ptr(p, _F32), _ptr(g, _F32), _ptr(m, _F32), _ptr(v, _F32),
                         beta1, 1 - beta1, beta2, 1 - beta2, eps, wd, int(decoupled), 1 - lr * wd,
                         lr / (1 - beta1 ** step), (1 - beta2 ** step) ** 0.5, torch.get_num_threads())

@@ -550,7 +550,7 @@ def _optimizer(args, model, device):
     """The run's optimiser: torch's, or on a CPU with the compiled kernel
     the same one stepping in C (its state the same, so that a run may
     resume on either)."""
-    compiled = device.type == "cpu" and nnue_kernel.load() is not None
+    compiled = device.type == "cpu" and not _dense(args.inputs, device) and nnue_kernel.load() is not None
     if args.optimizer == "adamw":
         cls = nnue_kernel.AdamW if compiled else torch.optim.AdamW
         return cls(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)

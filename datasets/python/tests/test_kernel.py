@@ -136,8 +136,10 @@ class Compiled(unittest.TestCase):
     def test_an_empty_batch_and_rows_too_short(self):
         out = nnue_kernel.forward(nnue_model.Net(), np.zeros((0, 13, 8), dtype=np.uint8))
         self.assertEqual(out.shape, (0,))
-        with self.assertRaisesRegex(ValueError, r"compact rows must be uint8 \[B, >=12, 8\], not uint8 \[4, 11, 8\]"):
-            nnue_kernel.forward(nnue_model.Net(), np.zeros((4, 11, 8), dtype=np.uint8))
+        for shape in ((4, 11, 8), (4, 12, 9), (4, 95)):
+            with self.assertRaisesRegex(ValueError, r"compact rows must be uint8 \[B, >=12, 8\], not uint8 "):
+                nnue_kernel.forward(nnue_model.Net(), np.zeros(shape, dtype=np.uint8))
+        self.assertEqual(nnue_kernel.forward(nnue_model.Net(), np.zeros((4, 96), dtype=np.uint8)).shape, (4,))
 
     def test_a_row_with_too_many_pieces_is_named(self):
         rows = np.zeros((3, 12, 8), dtype=np.uint8)
@@ -155,13 +157,17 @@ class Fallback(unittest.TestCase):
         self.assertEqual(run(self.code, CC="/nonexistent/cc").strip(),
                          "True no C compiler (/nonexistent/cc) found")
         self.assertEqual(run(self.code, CHESSFORGE_KERNEL="torch").strip(), "True CHESSFORGE_KERNEL=torch")
+        code = ("from chessforge_data import nnue_kernel as k\ntry:\n    k.load()\nexcept ValueError as e:\n"
+                "    print(e)")
+        self.assertEqual(run(code, CHESSFORGE_KERNEL="off").strip(),
+                         "CHESSFORGE_KERNEL=off: want torch (torch's path) or nothing (the compiled kernel)")
 
     @unittest.skipUnless(HAVE_CC, "no C compiler")
     def test_a_failed_build_takes_torchs_path_and_leaves_no_library(self):
         with tempfile.TemporaryDirectory() as cache:
             out = run(self.code, CC=shutil.which("cc") + " -DNNUE_KERNEL_BROKEN=1 -include /nonexistent.h",
                       CHESSFORGE_CACHE=cache).strip()
-            self.assertTrue(out.startswith("True ") and "failed building" in out, out)
+            self.assertTrue(out.startswith("True ") and "failed building" in out and "nonexistent.h" in out, out)
             self.assertEqual(os.listdir(cache), [])
 
     @unittest.skipUnless(HAVE_CC, "no C compiler")
@@ -176,6 +182,12 @@ class Fallback(unittest.TestCase):
             self.assertEqual(run(code, CHESSFORGE_CACHE=cache).strip(), "True")
             self.assertEqual(os.listdir(cache), built)
             self.assertEqual(os.stat(os.path.join(cache, built[0])).st_mtime_ns, when)
+            with open(os.path.join(cache, built[0]), "wb") as f:  # damaged: built again
+                f.write(b"not a library")
+            self.assertEqual(run(code, CHESSFORGE_CACHE=cache).strip(), "True")
+            self.assertEqual(os.listdir(cache), built)
+            with open(os.path.join(cache, built[0]), "rb") as f:
+                self.assertEqual(f.read(4), b"\x7fELF")
 
 
 class Trainer(unittest.TestCase):
