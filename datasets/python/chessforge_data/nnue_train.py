@@ -546,11 +546,17 @@ def _schedule_settings(args):
         raise UsageError(f"--score-scale {args.score_scale}: want more than 0")
 
 
+def _compiled(args, device):
+    """Whether the run trains through the compiled CPU kernel
+    (:mod:`nnue_kernel`): sparse inputs on a CPU, where it could be built."""
+    return device.type == "cpu" and not _dense(args.inputs, device) and nnue_kernel.load() is not None
+
+
 def _optimizer(args, model, device):
-    """The run's optimiser: torch's, or on a CPU with the compiled kernel
-    the same one stepping in C (its state the same, so that a run may
-    resume on either)."""
-    compiled = device.type == "cpu" and not _dense(args.inputs, device) and nnue_kernel.load() is not None
+    """The run's optimiser: torch's, or with the compiled kernel the same
+    one stepping in C (its state the same, so that a run may resume on
+    either)."""
+    compiled = _compiled(args, device)
     if args.optimizer == "adamw":
         cls = nnue_kernel.AdamW if compiled else torch.optim.AdamW
         return cls(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
@@ -583,7 +589,7 @@ def train(args):
         torch.use_deterministic_algorithms(True, warn_only=device.type != "cpu")
         if args.threads:
             torch.set_num_threads(args.threads)
-        elif device.type == "cpu" and not _dense(args.inputs, device) and nnue_kernel.load() is not None:
+        elif _compiled(args, device):
             torch.set_num_threads(kernel_threads())
         return _train(args, device)
     finally:
@@ -699,8 +705,10 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
 
     n_train, n_val = rows(tr), rows(val)
     on = str(device)
-    if device.type == "cpu" and not _dense(args.inputs, device):
-        on += " (compiled kernel)" if nnue_kernel.load() is not None else f" (torch's path: {nnue_kernel.why_not()})"
+    if _compiled(args, device):
+        on += " (compiled kernel)"
+    elif device.type == "cpu" and not _dense(args.inputs, device):
+        on += f" (torch's path: {nnue_kernel.why_not()})"
     print(f"{n_train} training positions, {n_val} validation, on {on}, "
           f"lambda {args.lam}, score scale {args.score_scale:g}, {architecture(args.buckets, args.mirror, args.hidden)}",
           flush=True)
