@@ -147,6 +147,94 @@ static inline void backward_block(int nq, int j0, int h, int k, const int16_t *f
     }
 }
 
+/* The features, counts and buckets of rows [lo, hi) of packed (feats
+ * [., 2, 32], count and bkt indexed as the rows); returns 0, or 1 + the
+ * index of the first of them with too many pieces (given no features). */
+static int find_features(int lo, int hi, const uint8_t *packed, int stride, int mirror, int buckets,
+                         int16_t *feats, int32_t *count, int32_t *bkt) {
+    int bad = 0;
+    for (int p = lo; p < hi; p++) {
+        int16_t *us = feats + (long)p * 2 * MAX_PIECES, *them = us + MAX_PIECES;
+        int k = row_features(packed + (long)p * stride, mirror, us, them);
+        if (k < 0) {
+            if (!bad)
+                bad = p + 1;
+            k = 0;
+        }
+        count[p] = k;
+        bkt[p] = bucket_of(k, buckets);
+    }
+    return bad;
+}
+
+/* forward_columns: columns [lo, hi) (whole blocks of 8 BLOCK, the last
+ * possibly part of one) of the accumulators of rows [0, n), and their
+ * blocks' partial dot products in part [n, 2 blocks]. */
+static void forward_columns(int n, int lo, int hi, int h, int blocks, const int16_t *feats,
+                            const int32_t *count, const int32_t *bkt, const float *w1, const float *b1,
+                            const float *w2, float *acc, float *part) {
+    for (int p = 0; p < n; p++) {
+        int k = count[p];
+        for (int s = 0; s < 2; s++) {
+            const int16_t *fs = feats + (long)p * 2 * MAX_PIECES + s * MAX_PIECES;
+            float *a = acc + (long)p * 2 * h + (long)s * h;
+            const float *w = w2 + (long)bkt[p] * 2 * h + (long)s * h;
+            for (int j0 = lo; j0 < hi; j0 += 8 * BLOCK) {
+                int nq = hi - j0 >= 8 * BLOCK ? BLOCK : (hi - j0) / 8;
+                v8 dot = nq == BLOCK ? forward_block(BLOCK, j0, h, k, fs, w1, b1, w, a)
+                                     : forward_block(nq, j0, h, k, fs, w1, b1, w, a);
+                float sum = 0;
+                for (int l = 0; l < 8; l++)
+                    sum += dot[l];
+                part[(long)p * 2 * blocks + s * blocks + j0 / (8 * BLOCK)] = sum;
+            }
+        }
+    }
+}
+
+/* out [n]: each row's partial dot products, added in their order, + b2 */
+static void sum_parts(int n, int blocks, const float *part, const int32_t *bkt, const float *b2, float *out) {
+    for (int p = 0; p < n; p++) {
+        float sum = 0;
+        for (int i = 0; i < 2 * blocks; i++)
+            sum += part[(long)p * 2 * blocks + i];
+        out[p] = sum + b2[bkt[p]];
+    }
+}
+
+/* zero_columns: columns [lo, hi) of the gradients of W1, b1 and W2 */
+static void zero_columns(int lo, int hi, int h, int buckets, float *gw1, float *gb1, float *gw2) {
+    int w = hi - lo;
+    if (w <= 0)
+        return;
+    for (int f = 0; f < INPUTS; f++)
+        memset(gw1 + (long)f * h + lo, 0, sizeof(float) * w);
+    for (int b = 0; b < 2 * buckets; b++)
+        memset(gw2 + (long)b * h + lo, 0, sizeof(float) * w);
+    memset(gb1 + lo, 0, sizeof(float) * w);
+}
+
+/* backward_columns: adds the share of rows [0, n) (the gradient g of
+ * their outputs) to columns [lo, hi) of the gradients of W1, b1 and W2,
+ * the rows in their order. */
+static void backward_columns(int n, int lo, int hi, int h, const float *acc, const int16_t *feats,
+                             const int32_t *count, const int32_t *bkt, const float *w2, const float *g,
+                             float *gw1, float *gb1, float *gw2) {
+    for (int p = 0; p < n; p++) {
+        int k = count[p];
+        float gp = g[p];
+        for (int s = 0; s < 2; s++) {
+            const int16_t *fs = feats + (long)p * 2 * MAX_PIECES + s * MAX_PIECES;
+            long at = (long)p * 2 * h + (long)s * h, wat = (long)bkt[p] * 2 * h + (long)s * h;
+            int j0 = lo;
+            for (; j0 + 8 * BLOCK <= hi; j0 += 8 * BLOCK)
+                backward_block(BLOCK, j0, h, k, fs, acc + at, w2 + wat, gp, gw1, gb1, gw2 + wat);
+            if (j0 < hi)
+                backward_block((hi - j0) / 8, j0, h, k, fs, acc + at, w2 + wat, gp, gw1, gb1, gw2 + wat);
+        }
+    }
+}
+
 /* cf_forward: for n rows of `stride` bytes, the accumulators acc [n, 2h]
  * (before SCReLU: the side to move's then the other side's, the sum of
  * W1's rows of its features in their order, then + b1), the output out [n]
@@ -166,44 +254,17 @@ int cf_forward(int n, const uint8_t *packed, int stride, int mirror, int buckets
     {
         int lo, hi, t = omp_get_thread_num(), nt = omp_get_num_threads();
         share(n, 1, t, nt, &lo, &hi);
-        for (int p = lo; p < hi; p++) {
-            int16_t *us = feats + (long)p * 2 * MAX_PIECES, *them = us + MAX_PIECES;
-            int k = row_features(packed + (long)p * stride, mirror, us, them);
-            if (k < 0) {
+        int b = find_features(lo, hi, packed, stride, mirror, buckets, feats, count, bkt);
+        if (b) {
 #pragma omp critical
-                if (!bad || p + 1 < bad)
-                    bad = p + 1;
-                k = 0;
-            }
-            count[p] = k;
-            bkt[p] = bucket_of(k, buckets);
+            if (!bad || b < bad)
+                bad = b;
         }
 #pragma omp barrier
         share(h, 8 * BLOCK, t, nt, &lo, &hi);
-        for (int p = 0; p < n; p++) {
-            int k = count[p];
-            for (int s = 0; s < 2; s++) {
-                const int16_t *fs = feats + (long)p * 2 * MAX_PIECES + s * MAX_PIECES;
-                float *a = acc + (long)p * 2 * h + (long)s * h;
-                const float *w = w2 + (long)bkt[p] * 2 * h + (long)s * h;
-                for (int j0 = lo; j0 < hi; j0 += 8 * BLOCK) {
-                    int nq = hi - j0 >= 8 * BLOCK ? BLOCK : (hi - j0) / 8;
-                    v8 dot = nq == BLOCK ? forward_block(BLOCK, j0, h, k, fs, w1, b1, w, a)
-                                         : forward_block(nq, j0, h, k, fs, w1, b1, w, a);
-                    float sum = 0;
-                    for (int l = 0; l < 8; l++)
-                        sum += dot[l];
-                    part[(long)p * 2 * blocks + s * blocks + j0 / (8 * BLOCK)] = sum;
-                }
-            }
-        }
+        forward_columns(n, lo, hi, h, blocks, feats, count, bkt, w1, b1, w2, acc, part);
     }
-    for (int p = 0; p < n; p++) {
-        float sum = 0;
-        for (int i = 0; i < 2 * blocks; i++)
-            sum += part[(long)p * 2 * blocks + i];
-        out[p] = sum + b2[bkt[p]];
-    }
+    sum_parts(n, blocks, part, bkt, b2, out);
     return bad;
 }
 
@@ -222,28 +283,65 @@ void cf_backward(int n, int buckets, int h, const float *acc, const int16_t *fea
 #pragma omp parallel num_threads(threads)
     {
         int lo, hi;
-        share(h, 8, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        int w = hi - lo;
-        for (int f = 0; f < INPUTS; f++)
-            memset(gw1 + (long)f * h + lo, 0, sizeof(float) * w);
-        for (int b = 0; b < buckets; b++)
-            for (int s = 0; s < 2; s++)
-                memset(gw2 + (long)b * 2 * h + (long)s * h + lo, 0, sizeof(float) * w);
-        memset(gb1 + lo, 0, sizeof(float) * w);
-        for (int p = 0; p < n; p++) {
-            int k = count[p];
-            float gp = g[p];
-            for (int s = 0; s < 2; s++) {
-                const int16_t *fs = feats + (long)p * 2 * MAX_PIECES + s * MAX_PIECES;
-                long at = (long)p * 2 * h + (long)s * h, wat = (long)bkt[p] * 2 * h + (long)s * h;
-                int j0 = lo;
-                for (; j0 + 8 * BLOCK <= hi; j0 += 8 * BLOCK)
-                    backward_block(BLOCK, j0, h, k, fs, acc + at, w2 + wat, gp, gw1, gb1, gw2 + wat);
-                if (j0 < hi)
-                    backward_block((hi - j0) / 8, j0, h, k, fs, acc + at, w2 + wat, gp, gw1, gb1, gw2 + wat);
+        share(h, 8 * BLOCK, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+        zero_columns(lo, hi, h, buckets, gw1, gb1, gw2);
+        backward_columns(n, lo, hi, h, acc, feats, count, bkt, w2, g, gw1, gb1, gw2);
+    }
+}
+
+/* cf_train: one training step's forward, loss and backward of n rows,
+ * fused: loss[0] = the mean of (sigmoid(out * scale) - value)^2 (added in
+ * double, the rows in their order), and the gradients of W1, b1, W2 and b2
+ * (written, not added to), each value the sum of the same terms in the
+ * same order as cf_forward's then cf_backward's, whatever the threads and
+ * the tile. The rows go through in tiles of `tile`, so that a tile's
+ * accumulators stay in the cache between its forward and its backward;
+ * the scratch is a tile's: acc [tile, 2h], feats [tile, 2, 32], count,
+ * bkt, out and g [tile], part [tile, 2 ceil(h / 64)]. Returns 0, or 1 +
+ * the index of a row with too many pieces. */
+int cf_train(int n, const uint8_t *packed, int stride, int mirror, int buckets, int h,
+             const float *w1, const float *b1, const float *w2, const float *b2, const float *value,
+             float scale, int tile, float *acc, int16_t *feats, int32_t *count, int32_t *bkt, float *part,
+             float *out, float *g, float *gw1, float *gb1, float *gw2, float *gb2, double *loss, int threads) {
+    int bad = 0, blocks = (h + 8 * BLOCK - 1) / (8 * BLOCK);
+    double sum = 0;
+    for (int b = 0; b < buckets; b++)
+        gb2[b] = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads(), clo, chi, lo, hi;
+        share(h, 8 * BLOCK, t, nt, &clo, &chi);
+        zero_columns(clo, chi, h, buckets, gw1, gb1, gw2);
+        for (int base = 0; base < n; base += tile) {
+            int m = n - base < tile ? n - base : tile;
+            const uint8_t *rows = packed + (long)base * stride;
+            share(m, 1, t, nt, &lo, &hi);
+            int b = find_features(lo, hi, rows, stride, mirror, buckets, feats, count, bkt);
+            if (b) {
+#pragma omp critical
+                if (!bad || base + b < bad)
+                    bad = base + b;
             }
+#pragma omp barrier
+            forward_columns(m, clo, chi, h, blocks, feats, count, bkt, w1, b1, w2, acc, part);
+#pragma omp barrier
+#pragma omp single
+            {
+                sum_parts(m, blocks, part, bkt, b2, out);
+                for (int p = 0; p < m; p++) {
+                    float z = out[p] * scale, s = 1.0f / (1.0f + __builtin_expf(-z));
+                    float d = s - value[base + p];
+                    sum += (double)d * d;
+                    g[p] = 2.0f * d / (float)n * (s * (1.0f - s)) * scale;
+                    gb2[bkt[p]] += g[p];
+                }
+            } /* its barrier: g is whole */
+            backward_columns(m, clo, chi, h, acc, feats, count, bkt, w2, g, gw1, gb1, gw2);
+#pragma omp barrier
         }
     }
+    loss[0] = n ? sum / n : 0;
+    return bad;
 }
 
 /* cf_adam: one Adam step of n parameters p with gradient g and moments m

@@ -131,6 +131,10 @@ def load():
     lib.cf_backward.restype = None
     lib.cf_backward.argtypes = [_int, _int, _int, _F32, _I16, _I32, _I32, _F32, _F32,
                                 _F32, _F32, _F32, _F32, _int]
+    lib.cf_train.restype = _int
+    lib.cf_train.argtypes = [_int, _U8, _int, _int, _int, _int, _F32, _F32, _F32, _F32, _F32, _float, _int,
+                             _F32, _I16, _I32, _I32, _F32, _F32, _F32, _F32, _F32, _F32, _F32,
+                             ctypes.POINTER(ctypes.c_double), _int]
     lib.cf_adam.restype = None
     lib.cf_adam.argtypes = [_long, _F32, _F32, _F32, _F32, _float, _float, _float, _float, _float,
                             _float, _int, _float, _float, _float, _int]
@@ -163,14 +167,8 @@ class _Network(torch.autograd.Function):
     @staticmethod
     def forward(ctx, w1, b1, w2, b2, rows, mirror):
         lib = _loaded()
-        n, h, nb = rows.shape[0], w1.shape[1], w2.shape[0]
-        for t in (w1, b1, w2, b2):
-            if t.dtype != torch.float32 or not t.is_contiguous() or t.device.type != "cpu":
-                raise ValueError("nnue_kernel: the network's parameters must be contiguous float32 on the CPU")
-        if (w1.shape != (INPUTS, h) or h % 8 or b1.shape != (h,) or w2.shape != (nb, 2 * h) or b2.shape != (nb,)
-                or nb not in BUCKETS):
-            raise ValueError(f"nnue_kernel: not a network's shapes: W1 {list(w1.shape)}, b1 {list(b1.shape)}, "
-                             f"W2 {list(w2.shape)}, b2 {list(b2.shape)}")
+        n = rows.shape[0]
+        h, nb = _check_parameters(w1, b1, w2, b2)
         acc = torch.empty(n, 2 * h)
         out = torch.empty(n)
         feats = torch.empty(n, 2, MAX_PIECES, dtype=torch.int16)
@@ -200,6 +198,21 @@ class _Network(torch.autograd.Function):
         return gw1, gb1, gw2, gb2, None, None
 
 
+def _check_parameters(w1, b1, w2, b2):
+    """The accumulators' width and the buckets of a network's parameters,
+    or a ValueError where they are not a network's contiguous float32 CPU
+    tensors."""
+    h, nb = w1.shape[1], w2.shape[0]
+    for t in (w1, b1, w2, b2):
+        if t.dtype != torch.float32 or not t.is_contiguous() or t.device.type != "cpu":
+            raise ValueError("nnue_kernel: the network's parameters must be contiguous float32 on the CPU")
+    if (w1.shape != (INPUTS, h) or h % 8 or b1.shape != (h,) or w2.shape != (nb, 2 * h) or b2.shape != (nb,)
+            or nb not in BUCKETS):
+        raise ValueError(f"nnue_kernel: not a network's shapes: W1 {list(w1.shape)}, b1 {list(b1.shape)}, "
+                         f"W2 {list(w2.shape)}, b2 {list(b2.shape)}")
+    return h, nb
+
+
 def _rows(packed):
     """A batch's compact rows as a contiguous uint8 [B, R] CPU tensor."""
     if isinstance(packed, torch.Tensor):
@@ -216,6 +229,64 @@ def forward(model, packed, mirror=False):
     (uint8 [B, >=12, 8]) through ``model`` (a :class:`Net` on the CPU),
     differentiable in its parameters; needs :func:`load`."""
     return _Network.apply(model.ft.weight, model.b1, model.out.weight, model.out.bias, _rows(packed), mirror)
+
+
+TILE = 256  # the rows of a tile of train_step: their accumulators (512 KiB at 256 wide) stay in the cache
+
+
+class _Scratch:
+    """A tile's room for :func:`train_step` at one width, kept between
+    steps so that a step allocates nothing."""
+
+    def __init__(self, h):
+        self.h = h
+        self.acc = torch.empty(TILE, 2 * h)
+        self.feats = torch.empty(TILE, 2, MAX_PIECES, dtype=torch.int16)
+        self.count = torch.empty(TILE, dtype=torch.int32)
+        self.bkt = torch.empty(TILE, dtype=torch.int32)
+        self.part = torch.empty(TILE, 2 * -(-h // 64))
+        self.out = torch.empty(TILE)
+        self.g = torch.empty(TILE)
+        self.loss = ctypes.c_double()
+
+
+_scratch = {}
+
+
+def train_step(model, packed, value, mirror=False, scale=1.0):
+    """One step's forward, loss and backward through ``model`` (a
+    :class:`Net` on the CPU) in one call: the mean over a batch's compact
+    rows (uint8 [B, >=12, 8]) of ``(sigmoid(out * scale) - value)^2``,
+    returned as a float, with each parameter's ``grad`` set to its
+    gradient (written in place where it is already a tensor of its shape).
+    The gradients are those that autograd gives through :func:`forward` up
+    to float rounding, the same bits at any number of threads; the loss is
+    summed in double. Needs :func:`load`."""
+    lib = _loaded()
+    w1, b1, w2, b2 = model.ft.weight, model.b1, model.out.weight, model.out.bias
+    h, nb = _check_parameters(w1, b1, w2, b2)
+    rows = _rows(packed)
+    value = np.ascontiguousarray(value.cpu().numpy() if isinstance(value, torch.Tensor) else value,
+                                 dtype=np.float32)
+    if value.shape != (len(rows),):
+        raise ValueError(f"nnue_kernel.train_step: {len(rows)} rows and values of shape {list(value.shape)}")
+    grads = []
+    for p in (w1, b1, w2, b2):
+        if p.grad is None or p.grad.shape != p.shape or not p.grad.is_contiguous() or p.grad.dtype != torch.float32:
+            p.grad = torch.empty_like(p, memory_format=torch.contiguous_format)
+        grads.append(p.grad)
+    s = _scratch.get(h)
+    if s is None:
+        s = _scratch[h] = _Scratch(h)
+    bad = lib.cf_train(len(rows), _ptr(rows, _U8), rows.shape[1], int(mirror), nb, h,
+                       _ptr(w1, _F32), _ptr(b1, _F32), _ptr(w2, _F32), _ptr(b2, _F32),
+                       value.ctypes.data_as(_F32), scale, TILE, _ptr(s.acc, _F32), _ptr(s.feats, _I16),
+                       _ptr(s.count, _I32), _ptr(s.bkt, _I32), _ptr(s.part, _F32), _ptr(s.out, _F32),
+                       _ptr(s.g, _F32), *(_ptr(g, _F32) for g in grads), ctypes.byref(s.loss),
+                       torch.get_num_threads())
+    if bad:
+        raise ValueError(f"row {bad - 1} of the batch has more than {MAX_PIECES} pieces")
+    return s.loss.value
 
 
 def _step(opt, decoupled):

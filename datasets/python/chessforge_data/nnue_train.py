@@ -728,6 +728,7 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         print(f"starting network: val loss {init_val:.6f}", flush=True)
     path = None
     dense = _dense(args.inputs, device)
+    fused = _compiled(args, device)
     stream = None
     if args.superbatches and start < args.superbatches:
         if stream_at["offset"]:
@@ -745,20 +746,31 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         # wait for the last one (a GPU's queue stays full).
         total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
         shown, first_lr, lr = t0, None, None
-        if device.type == "cpu" and not dense:  # read (and built) a batch ahead, on a thread of their own
-            batches = nnue_sparse.ahead(batches, args.mirror, build=nnue_kernel.load() is None)
+        if device.type == "cpu" and not dense:
+            # Read (and built) ahead on a thread of their own, by as many rows
+            # as the shuffle buffer: its batches come in bursts, one each
+            # time it is refilled (at 16,384 rows, a queue of 2 batches
+            # instead of 4 trained 15-25% slower).
+            ahead = max(2, -(-getattr(tr, "shuffle_buffer", 0) // args.batch_size))
+            batches = nnue_sparse.ahead(batches, args.mirror, depth=ahead, build=nnue_kernel.load() is None)
         for rows in batches:
             lr = schedule_lr(args, epoch, positions + n, len(rows["value"]))
             if first_lr is None:
                 first_lr = lr
             for group in opt.param_groups:
                 group["lr"] = lr
-            loss, k = _loss(model, rows, device, args.mirror, dense, args.score_scale)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
+            if fused:  # forward, loss and backward in one call of the compiled kernel
+                k = len(rows["value"])
+                loss = nnue_kernel.train_step(model, rows["packed"], rows["value"], args.mirror,
+                                              SCALE / args.score_scale)
+                total += loss * k
+            else:
+                loss, k = _loss(model, rows, device, args.mirror, dense, args.score_scale)
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                total += loss.detach().double() * k
             opt.step()
             model.clip_()
-            total += loss.detach().double() * k
             n += k
             steps += 1
             if args.progress and time.perf_counter() - shown >= args.progress:

@@ -98,3 +98,15 @@ def dama_columns():
         with open(os.path.join(d, c + ".txt")) as f:
             cols[c] = f.read().splitlines()
     return cols
+
+
+def assert_same_gradients(test, ref, fast, where=""):
+    """That every parameter of ``fast`` (a network) has ``ref``'s gradient
+    up to float rounding, relative to the largest of that gradient (which
+    must not be all zero)."""
+    import torch  # the fixture's other users need no torch
+
+    for (name, p), q in zip(ref.named_parameters(), fast.parameters()):
+        scale = p.grad.abs().max().item()
+        test.assertGreater(scale, 0, name)
+        torch.testing.assert_close(q.grad, p.grad, rtol=1e-5, atol=1e-5 * scale, msg=lambda m: f"{name} ({where}): {m}")

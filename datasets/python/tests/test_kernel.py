@@ -63,11 +63,7 @@ class Compiled(unittest.TestCase):
                 outs.append(o.detach())
             where = f"hidden {hidden}, {buckets} buckets, mirror {mirror}"
             torch.testing.assert_close(outs[1], outs[0], rtol=1e-5, atol=1e-6, msg=lambda m: f"{where}: {m}")
-            for (name, p), q in zip(ref.named_parameters(), fast.parameters()):
-                scale = p.grad.abs().max().item()
-                self.assertGreater(scale, 0, name)
-                torch.testing.assert_close(q.grad, p.grad, rtol=1e-5, atol=1e-5 * scale,
-                                           msg=lambda m: f"{name} ({where}): {m}")
+            fixture.assert_same_gradients(self, ref, fast, where)
 
     def test_the_accumulators_are_the_torch_paths_bit_for_bit(self):
         # The same rows summed in the same order, then b1: the same floats.
@@ -109,6 +105,62 @@ class Compiled(unittest.TestCase):
         for other in results[1:]:
             for a, b in zip(results[0], other):
                 self.assertTrue(torch.equal(a, b))
+
+    def test_the_fused_step_is_autograds_through_the_forward(self):
+        # 700 rows: two whole tiles of 256 and a part one.
+        rows = batch()
+        value = torch.from_numpy(rows["value"])
+        for hidden, buckets, mirror, scale in ((256, 8, True, 400 / 209), (48, 4, True, 1.0), (80, 1, False, 1.0)):
+            torch.manual_seed(hidden)
+            ref = nnue_model.Net(init_scale=3.0, buckets=buckets, hidden=hidden)
+            fast = nnue_model.Net(buckets=buckets, hidden=hidden)
+            fast.load_state_dict(ref.state_dict())
+            out = nnue_kernel.forward(ref, rows["packed"], mirror) * scale
+            want = torch.mean((torch.sigmoid(out) - value) ** 2)
+            want.backward()
+            where = f"hidden {hidden}, {buckets} buckets, mirror {mirror}, scale {scale:.3f}"
+            grads, bits = None, []
+            for threads in (1, 2, 3):
+                torch.set_num_threads(threads)
+                loss = nnue_kernel.train_step(fast, rows["packed"], rows["value"], mirror, scale)
+                self.assertAlmostEqual(loss, want.item(), delta=1e-6 * want.item(), msg=where)
+                fixture.assert_same_gradients(self, ref, fast, where)
+                if grads is None:  # written in place from the second step on
+                    grads = [p.grad for p in fast.parameters()]
+                self.assertTrue(all(p.grad is g for p, g in zip(fast.parameters(), grads)), where)
+                bits.append([loss] + [p.grad.clone() for p in fast.parameters()])
+            for other in bits[1:]:  # the same bits at any number of threads
+                self.assertEqual(other[0], bits[0][0], where)
+                for a, b in zip(bits[0][1:], other[1:]):
+                    self.assertTrue(torch.equal(a, b), where)
+
+    def test_the_fused_step_is_the_same_at_any_tile(self):
+        rows = batch()
+        torch.manual_seed(4)
+        model = nnue_model.Net(init_scale=3.0, buckets=8)
+        results, was = [], nnue_kernel.TILE
+        try:
+            for tile in (was, 64, 1000):
+                nnue_kernel.TILE = tile
+                nnue_kernel._scratch.clear()
+                loss = nnue_kernel.train_step(model, rows["packed"], rows["value"], True)
+                results.append([loss] + [p.grad.clone() for p in model.parameters()])
+        finally:
+            nnue_kernel.TILE = was
+            nnue_kernel._scratch.clear()
+        for other in results[1:]:
+            self.assertEqual(other[0], results[0][0])
+            for a, b in zip(results[0][1:], other[1:]):
+                self.assertTrue(torch.equal(a, b))
+
+    def test_the_fused_step_names_a_bad_row_and_a_bad_value(self):
+        rows = np.zeros((300, 12, 8), dtype=np.uint8)
+        rows[:, 5, 0], rows[:, 11, 7] = 0x80, 0x01  # kings on a1 and h8
+        rows[290, 0, 1:7] = 0xFF  # 48 pawns, in the second tile
+        with self.assertRaisesRegex(ValueError, "row 290 of the batch has more than 32 pieces"):
+            nnue_kernel.train_step(nnue_model.Net(), rows, np.zeros(300, dtype=np.float32))
+        with self.assertRaisesRegex(ValueError, r"300 rows and values of shape \[299\]"):
+            nnue_kernel.train_step(nnue_model.Net(), rows, np.zeros(299, dtype=np.float32))
 
     def test_adam_and_adamw_step_as_torch_does(self):
         rows = batch(256)
