@@ -1,5 +1,6 @@
 /* The CPU trainer's compiled network: the forward and backward of
- * chessforge's float NNUE straight from compact rows, and its Adam step.
+ * chessforge's float NNUE straight from compact rows, both with the loss
+ * in one call (cf_train), and its Adam step.
  * nnue_kernel.py builds this file into a shared library on first use and
  * calls it through ctypes; it falls back to nnue_sparse.py's torch path
  * where no C compiler is found.

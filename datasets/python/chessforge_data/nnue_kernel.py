@@ -2,10 +2,12 @@
 with the system's C compiler (``$CC``, else ``cc``) and called through
 ctypes. It runs :meth:`Net.forward <chessforge_data.nnue_model.Net.forward>`
 and its backward straight from a batch's compact rows (the features are
-found in C, so no feature lists are built in Python) and the Adam step
-(:class:`Adam`, :class:`AdamW`: torch's optimisers, whose ``step`` runs in
-C for float32 CPU parameters). Its results equal :mod:`nnue_sparse`'s up
-to float rounding, and do not depend on the number of threads: each value
+found in C, so no feature lists are built in Python): :func:`forward`
+under autograd, and :func:`train_step`, a training step's forward, loss
+and backward in one call, tile by tile; and the Adam step (:class:`Adam`,
+:class:`AdamW`: torch's optimisers, whose ``step`` runs in C for float32
+CPU parameters). Its results equal :mod:`nnue_sparse`'s up to float
+rounding, and do not depend on the number of threads: each value
 is computed by one thread in a fixed order (and, built with
 ``-ffp-contract=off``, the kernel's own arithmetic is the same on every
 x86-64 machine; torch's operations around it, the loss's sigmoid, may
