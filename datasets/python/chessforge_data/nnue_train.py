@@ -28,7 +28,6 @@ is what keeps a GPU busy: streamed, the CPU's reading is the bottleneck.
 """
 
 import datetime
-import functools
 import glob
 import json
 import math
@@ -41,7 +40,7 @@ import time
 import numpy as np
 import torch
 
-from . import atomic, layout, nnue_kernel, nnue_reader, nnue_sparse, outlock
+from . import atomic, layout, nnue_kernel, nnue_sparse, outlock
 from .cli import UsageError, same_file
 from .dataset import ChessDataset
 from .nnue_export import MAGIC, dequantize, read_net
@@ -250,13 +249,31 @@ class Stream:
     of ``batch_size`` rows, a pass's last rows completing a batch with the
     next pass's first ones. ``pass_`` and ``offset`` say where it stands:
     the rows of that pass already taken (0-based; a resumed run starts
-    there, the rows before it read and dropped). ``reader`` reads them:
-    :func:`nnue_reader.pieces` or :func:`nnue_reader.pieces_apart`."""
+    there, the rows before it read and dropped)."""
 
-    def __init__(self, ds, batch_size, pass_=0, offset=0, reader=nnue_reader.pieces):
+    def __init__(self, ds, batch_size, pass_=0, offset=0):
         self.ds, self.batch_size, self.pass_, self.offset = ds, batch_size, pass_, offset
-        self._pieces = reader(ds, pass_, offset)
+        self._pieces = self._read()
         self._held = None  # rows read and not yet taken: (pass, packed, value)
+
+    def _read(self):
+        p, skip = self.pass_, self.offset
+        while True:
+            self.ds.set_epoch(p)
+            seen = 0
+            for rows in self.ds.compact_batches():
+                packed, value = rows["packed"], rows["value"]
+                k = len(value)
+                seen += k
+                if seen <= skip:
+                    continue
+                if seen - k < skip:
+                    cut = skip - (seen - k)
+                    packed, value = packed[cut:], value[cut:]
+                yield p, packed, value
+            if not seen:
+                raise ValueError("no training positions (after the filters): a superbatch has none to draw")
+            p, skip = p + 1, 0
 
     def batches(self, n):
         """The next n rows, as batches of batch_size (the last one short
@@ -281,11 +298,6 @@ class Stream:
             else:
                 cat = torch.cat if isinstance(parts[0][1], torch.Tensor) else np.concatenate
                 yield {"packed": cat([a for a, _ in parts]), "value": cat([v for _, v in parts])}
-
-    def reader_cpu_seconds(self):
-        """The CPU seconds so far of the process that reads the rows, where
-        one does (:class:`nnue_reader.Apart`), else 0."""
-        return getattr(self._pieces, "cpu_seconds", 0.0)
 
     def state(self):
         """Where the stream stands, as a checkpoint records it."""
@@ -717,35 +729,30 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
     path = None
     dense = _dense(args.inputs, device)
     fused = _compiled(args, device)
-    # The rows are read ahead by as many as the shuffle buffer holds (its
-    # batches come in bursts, one each time it is refilled): for the fused
-    # step in a process of their own, else on a thread.
-    apart = fused and isinstance(tr, ChessDataset)
-    ahead = max(2, -(-getattr(tr, "shuffle_buffer", 0) // args.batch_size))
     stream = None
     if args.superbatches and start < args.superbatches:
         if stream_at["offset"]:
             print(f"skipping to position {stream_at['offset']} of pass {stream_at['pass'] + 1}", flush=True)
-        reader = functools.partial(nnue_reader.pieces_apart, ahead=ahead) if apart else nnue_reader.pieces
-        stream = Stream(tr, args.batch_size, stream_at["pass"], stream_at["offset"], reader)
+        stream = Stream(tr, args.batch_size, stream_at["pass"], stream_at["offset"])
     for epoch in range(start, args.superbatches or args.epochs):
-        reading = None  # an epoch's reading process
-        if stream is not None:
-            batches = stream.batches(args.superbatch_positions)
-        elif apart:
-            reading = nnue_reader.pieces_apart(tr, epoch, passes=1, empty_ok=True, ahead=ahead)
-            batches = ({"packed": packed, "value": value} for _, packed, value in reading)
-        else:
+        if stream is None:
             tr.set_epoch(epoch)
             batches = tr.compact_batches()
+        else:
+            batches = stream.batches(args.superbatch_positions)
         model.train()
-        t0, c0 = time.perf_counter(), time.process_time() + _reader_cpu(stream, reading)
+        t0, c0 = time.perf_counter(), time.process_time()
         # The running total stays on the device, so that a step need not
         # wait for the last one (a GPU's queue stays full).
         total, n, steps = torch.zeros((), dtype=torch.float64, device=device), 0, 0
         shown, first_lr, lr = t0, None, None
-        if device.type == "cpu" and not dense and not apart:  # read (and built) on a thread of their own
-            batches = nnue_sparse.ahead(batches, args.mirror, depth=ahead, build=not fused)
+        if device.type == "cpu" and not dense:
+            # Read (and built) ahead on a thread of their own, by as many rows
+            # as the shuffle buffer: its batches come in bursts, one each
+            # time it is refilled (at 16,384 rows, a queue of 2 batches
+            # instead of 4 trained 15-25% slower).
+            ahead = max(2, -(-getattr(tr, "shuffle_buffer", 0) // args.batch_size))
+            batches = nnue_sparse.ahead(batches, args.mirror, depth=ahead, build=nnue_kernel.load() is None)
         for rows in batches:
             lr = schedule_lr(args, epoch, positions + n, len(rows["value"]))
             if first_lr is None:
@@ -777,7 +784,7 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         if first_lr is None:  # an epoch without rows
             first_lr = lr = schedule_lr(args, epoch, positions, 0)
         total = float(total)  # waits for the last step
-        wall, cpu = time.perf_counter() - t0, time.process_time() + _reader_cpu(stream, reading) - c0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         positions += n
         vloss = evaluate(model, val, device, args.mirror, args.inputs, args.score_scale)[0] if val else None
         entry = {"epoch": epoch + 1, "lr": first_lr, "train_loss": round(total / max(n, 1), 7),
@@ -805,14 +812,6 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
     if path is None:  # resumed at or past --epochs: its newest checkpoint
         path = found[-1]
     return path
-
-
-def _reader_cpu(stream, reading):
-    """The CPU seconds so far of the process that reads the rows, where
-    one does (:class:`nnue_reader.Apart`), else 0."""
-    if stream is not None:
-        return stream.reader_cpu_seconds()
-    return getattr(reading, "cpu_seconds", 0.0)
 
 
 def _settings(args):
