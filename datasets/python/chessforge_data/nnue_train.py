@@ -749,8 +749,9 @@ def _epochs(args, device, tr, val, init_state, init_pawns, force, saved):
         if device.type == "cpu" and not dense:
             # Read (and built) ahead on a thread of their own, by as many rows
             # as the shuffle buffer: its batches come in bursts, one each
-            # time it is refilled (at 16,384 rows, a queue of 2 batches
-            # instead of 4 trained 15-25% slower).
+            # time it is refilled (at 16,384 rows, with a queue of 2 batches
+            # the training thread waited 30-40% of the time, with 8 10-15%:
+            # record 2026-12-02-nnue-train-fused-tiles).
             ahead = max(2, -(-getattr(tr, "shuffle_buffer", 0) // args.batch_size))
             batches = nnue_sparse.ahead(batches, args.mirror, depth=ahead, build=nnue_kernel.load() is None)
         for rows in batches:
