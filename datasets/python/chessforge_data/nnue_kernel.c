@@ -150,7 +150,7 @@ static inline void backward_block(int nq, int j0, int h, int k, const int16_t *f
 
 /* The features, counts and buckets of rows [lo, hi) of packed (feats
  * [., 2, 32], count and bkt indexed as the rows); returns 0, or 1 + the
- * index of the first of them with too many pieces (given no features). */
+ * index of the first of them with too many pieces (which is given none). */
 static int find_features(int lo, int hi, const uint8_t *packed, int stride, int mirror, int buckets,
                          int16_t *feats, int32_t *count, int32_t *bkt) {
     int bad = 0;

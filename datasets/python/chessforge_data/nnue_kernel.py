@@ -241,7 +241,6 @@ class _Scratch:
     steps so that a step allocates nothing."""
 
     def __init__(self, h):
-        self.h = h
         self.acc = torch.empty(TILE, 2 * h)
         self.feats = torch.empty(TILE, 2, MAX_PIECES, dtype=torch.int16)
         self.count = torch.empty(TILE, dtype=torch.int32)
