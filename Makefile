@@ -6,7 +6,7 @@ GO      ?= go
 export GOAMD64 ?= v2
 BIN     := bin
 
-.PHONY: all build exe pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue
+.PHONY: all build exe pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue corpus
 
 all: $(if $(filter command line,$(origin EXE)),exe,build)
 
@@ -153,6 +153,25 @@ loop-nnue: build
 .PHONY: loop-dama
 loop-dama: build
 	$(BIN)/loop -config configs/dama-loop.json
+
+# The corpus: the self-play kept in the repository (datasets/corpus/, one
+# xz-compressed binpack per self-play record), checked against
+# datasets/corpus/SHA256SUMS, then each file imported and exported to NumPy under
+# $(CORPUS_OUT)/NAME/npy, the directories to give the trainer or the loop's
+# train-data. Rerun to restore what is missing; a restored file is skipped.
+CORPUS_OUT ?= data/corpus
+corpus: build
+	cd datasets/corpus && sha256sum --quiet -c SHA256SUMS
+	@set -e; for f in datasets/corpus/*.binpack.xz; do \
+		[ -e "$$f" ] || continue; \
+		n=$$(basename "$$f" .binpack.xz); d=$(CORPUS_OUT)/$$n; \
+		if [ -f "$$d/npy/manifest.json" ]; then echo "corpus: $$d/npy is there"; continue; fi; \
+		mkdir -p "$$d"; rm -rf "$$d/npy" "$$d/$$n.parquet"; \
+		xz -dc "$$f" > "$$d/$$n.binpack.tmp"; mv "$$d/$$n.binpack.tmp" "$$d/$$n.binpack"; \
+		$(BIN)/dataset import -quiet "$$d/$$n.binpack" -out "$$d/$$n.parquet"; \
+		$(BIN)/dataset export -format npy -quiet "$$d/$$n.parquet" -out "$$d/npy" -shard-rows 65536; \
+		rm -f "$$d/$$n.binpack"; \
+	done
 
 # The network recipe: self-play, NumPy export, train (chessforge-nnue in
 # .venv, made when missing), export the best epoch, SPRT match against the
