@@ -6,7 +6,7 @@ GO      ?= go
 export GOAMD64 ?= v2
 BIN     := bin
 
-.PHONY: all build exe pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue corpus
+.PHONY: all build exe pgo test test-nodecheck test-python bench history perft vet fmt clean selfplay loop loop-nnue nnue corpus corpus-add
 
 all: $(if $(filter command line,$(origin EXE)),exe,build)
 
@@ -172,6 +172,21 @@ corpus: build
 		$(BIN)/dataset export -format npy -quiet "$$d/$$n.parquet" -out "$$d/npy" -shard-rows 65536; \
 		rm -f "$$d/$$n.binpack"; \
 	done
+
+# A self-play run added to the corpus: SELFPLAY, its dataset, compressed into
+# datasets/corpus/ID.binpack.xz and listed in SHA256SUMS, where ID is the id of
+# its record in docs/history (bin/selfplay -record docs/history/bench.jsonl).
+corpus-add: build
+	@test -n '$(ID)' -a -n '$(SELFPLAY)' || { echo 'make: corpus-add needs ID=RECORD-ID SELFPLAY=DATASET' >&2; exit 2; }
+	@grep -Eq '"id": ?"$(ID)"' docs/history/*.jsonl || { echo 'make: corpus-add: no record $(ID) in docs/history' >&2; exit 2; }
+	@test ! -e datasets/corpus/$(ID).binpack.xz || { echo 'make: corpus-add: datasets/corpus/$(ID).binpack.xz is there already' >&2; exit 2; }
+	@mkdir -p $(CORPUS_OUT)
+	$(BIN)/dataset export -format binpack -quiet '$(SELFPLAY)' -out $(CORPUS_OUT)/$(ID).binpack
+	xz -9 -T1 -c $(CORPUS_OUT)/$(ID).binpack > datasets/corpus/.$(ID).binpack.xz.tmp
+	mv datasets/corpus/.$(ID).binpack.xz.tmp datasets/corpus/$(ID).binpack.xz
+	cd datasets/corpus && sha256sum $(ID).binpack.xz >> SHA256SUMS
+	rm -f $(CORPUS_OUT)/$(ID).binpack
+	$(GO) test -count=1 ./datasets/corpus
 
 # The network recipe: self-play, NumPy export, train (chessforge-nnue in
 # .venv, made when missing), export the best epoch, SPRT match against the

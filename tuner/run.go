@@ -13,6 +13,7 @@ import (
 	"chessforge/configs"
 	"chessforge/configs/progress"
 	"chessforge/datasets"
+	"chessforge/internal/cputime"
 )
 
 // Options are the settings of a whole tuning run. Each is declared here
@@ -271,7 +272,7 @@ func (t *tuning) say(format string, a ...any) {
 // validation sets, and reports what it kept and what that cost.
 func (t *tuning) load() error {
 	o := &t.o
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Used()
 	bar := progress.New(o.Progress, -1, "reading positions", progress.Style{
 		Throttle: 200 * time.Millisecond, Elapsed: true, ClearOnFinish: true,
 	})
@@ -289,7 +290,7 @@ func (t *tuning) load() error {
 	if train.Len() == 0 {
 		return fmt.Errorf("%s: no positions left to train on (%d read)", o.Data, st.Read)
 	}
-	loadTime, loadCPU := time.Since(start), cpuTime()-cpu0
+	loadTime, loadCPU := time.Since(start), cputime.Used()-cpu0
 	t.say("tune: %s: %d file(s), %d read, %d bad, %d kept: %d train + %d validation (read-time filters %s: %d dropped; selection %s: %d resolved to another leaf, skipped %d mate scores, %d in check, %d not quiet)",
 		o.Data, len(st.Files), st.Read+st.Filtered, st.Bad, n, train.Len(), val.Len(), o.Filter, st.Filtered, o.Select, st.Resolved, st.SkipMate, st.SkipCheck, st.SkipNoisy)
 	storeBytes := train.Bytes() + val.Bytes()
@@ -340,7 +341,7 @@ func (t *tuning) fit() (*Result, error) {
 	bar := progress.New(o.Progress, int64(o.Iters), "", progress.Style{
 		Width: 20, Throttle: 100 * time.Millisecond, Elapsed: true, NoPredict: true, ClearOnFinish: true,
 	})
-	fitStart, fitCPU0 := time.Now(), cpuTime()
+	fitStart, fitCPU0 := time.Now(), cputime.Used()
 	res, err := Fit(t.train, t.val, t.w0, Config{
 		K: t.k, Mask: t.mask, L2: o.L2, Method: o.Method, MaxIter: o.Iters,
 		Patience: o.Patience, LR: o.LR, Threads: t.threads,
@@ -355,7 +356,7 @@ func (t *tuning) fit() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fitTime, fitCPU := time.Since(fitStart), cpuTime()-fitCPU0
+	fitTime, fitCPU := time.Since(fitStart), cputime.Used()-fitCPU0
 	its := len(res.History) - 1
 	perM := float64(max(1, its)) * float64(t.train.Len()) / 1e6
 	t.say("tune: stopped after %d iterations (%s); best validation error at iteration %d; %.1f s, %.3f s/iteration/M positions (%.1f CPU-s, %.3f CPU-s/iteration/M positions)",

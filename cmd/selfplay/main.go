@@ -24,6 +24,8 @@ import (
 
 	"chessforge/configs"
 	"chessforge/datasets"
+	"chessforge/internal/cputime"
+	"chessforge/internal/record"
 	"chessforge/selfplay"
 )
 
@@ -32,10 +34,14 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	cfg, opt, err := parseArgs(args, stdout, stderr)
+	set, opt, err := parseArgs(args, stdout, stderr)
+	if err == nil {
+		err = checkRecord(set.Record, set.What)
+	}
 	if err != nil {
 		return configs.Exit(stderr, "selfplay", err)
 	}
+	cfg := set.Config
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -62,6 +68,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return configs.Exit(stderr, "selfplay", err)
 	}
 	report(stdout, &cfg, sum)
+	if set.Record != "" {
+		if rerr := appendRecord(set.Record, &cfg, args, sum, set.What, stderr); rerr != nil && err == nil && !sum.Interrupted {
+			fmt.Fprintln(stdout, sum.Line())
+			return configs.Exit(stderr, "selfplay", rerr)
+		}
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "selfplay: %v\nselfplay: stopped; the files finished before the error are valid (%d games of shard %v done); continue with -resume once it is fixed\n",
@@ -75,6 +87,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, sum.Line())
 	return 0
+}
+
+// appendRecord appends the run's bench record to the history file path
+// and says so on stderr, or says why it could not.
+func appendRecord(path string, cfg *selfplay.Config, args []string, sum *selfplay.Summary, what string, stderr io.Writer) error {
+	rec, err := selfplayRecord(cfg, args, sum, cputime.Used(), what)
+	if err == nil {
+		err = record.Append(path, rec)
+	}
+	if err != nil {
+		err = fmt.Errorf("-record %s: %w", path, err)
+		fmt.Fprintf(stderr, "selfplay: %v\n", err)
+		return err
+	}
+	fmt.Fprintf(stderr, "selfplay: recorded %s in %s\n", rec.ID, path)
+	return nil
 }
 
 // report prints what the run produced, before the summary line.
@@ -114,8 +142,10 @@ func report(w io.Writer, cfg *selfplay.Config, s *selfplay.Summary) {
 // settings are the command's settings: the job's, and how this run goes.
 type settings struct {
 	selfplay.Config
-	Resume bool `json:"resume" usage:"continue the job from the files an interrupted run left"`
-	Quiet  bool `json:"quiet" usage:"no progress bar"`
+	Resume bool   `json:"resume" usage:"continue the job from the files an interrupted run left"`
+	Quiet  bool   `json:"quiet" usage:"no progress bar"`
+	Record string `json:"record" usage:"append the run's record (docs/records.md, a bench record of subject selfplay) to this .jsonl file when it ends, complete or interrupted"`
+	What   string `json:"what" usage:"the record's what: one line of at most 120 characters (default: the player, its limits, the games and the seed)"`
 }
 
 // parseArgs reads the flags over the config file over the defaults: the
@@ -123,19 +153,19 @@ type settings struct {
 // (-game dama), that game's (selfplay.DefaultsFor), read again over them.
 // Its errors are *configs.UsageError, or flag.ErrHelp once the usage is
 // printed on stdout.
-func parseArgs(args []string, stdout, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
-	cfg, opt, err := parseOver(selfplay.DefaultConfig(), args, stdout, stderr)
-	if err == nil && cfg.Game != selfplay.DefaultConfig().Game {
-		cfg, opt, err = parseOver(selfplay.DefaultsFor(cfg.Game), args, stdout, stderr)
+func parseArgs(args []string, stdout, stderr io.Writer) (settings, selfplay.Options, error) {
+	s, opt, err := parseOver(selfplay.DefaultConfig(), args, stdout, stderr)
+	if err == nil && s.Game != selfplay.DefaultConfig().Game {
+		s, opt, err = parseOver(selfplay.DefaultsFor(s.Game), args, stdout, stderr)
 	}
 	if err != nil {
-		return cfg, opt, err
+		return s, opt, err
 	}
-	return cfg, opt, configs.AsUsage(cfg.Validate())
+	return s, opt, configs.AsUsage(s.Config.Validate())
 }
 
 // parseOver reads the flags over the config file over def.
-func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (selfplay.Config, selfplay.Options, error) {
+func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (settings, selfplay.Options, error) {
 	s := settings{Config: def}
 	var opt selfplay.Options
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
@@ -147,21 +177,21 @@ func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (se
 	}
 	b, err := configs.Bind(fs, &s, "")
 	if err != nil {
-		return def, opt, err
+		return settings{Config: def}, opt, err
 	}
 	if err := configs.ParseFlags(fs, args); err != nil {
-		return def, opt, err
+		return settings{Config: def}, opt, err
 	}
 	if fs.NArg() > 0 {
-		return def, opt, configs.Usagef("unexpected argument %q (settings are flags: -games N ...)", fs.Arg(0))
+		return settings{Config: def}, opt, configs.Usagef("unexpected argument %q (settings are flags: -games N ...)", fs.Arg(0))
 	}
 	if err := b.Apply(); err != nil {
-		return def, opt, err
+		return settings{Config: def}, opt, err
 	}
 	opt.Resume = s.Resume
 	opt.Log = stderr
 	if !s.Quiet {
 		opt.Progress = stderr
 	}
-	return s.Config, opt, nil
+	return s, opt, nil
 }

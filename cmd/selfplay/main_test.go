@@ -21,6 +21,7 @@ import (
 	"chessforge/configs"
 	"chessforge/datasets"
 	"chessforge/internal/outlock"
+	"chessforge/internal/record"
 	"chessforge/selfplay"
 	"chessforge/selfplay/match/uciclient"
 )
@@ -43,8 +44,8 @@ func TestFlagsOverrideTheConfigFileWhichOverridesTheDefaults(t *testing.T) {
 	want := selfplay.DefaultConfig()
 	want.Games, want.Endgames, want.PGN = 40, "KRPvKR", "x.pgn" // from the file
 	want.Nodes, want.Seed = 300, 9                              // from the flags
-	if !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("got  %+v\nwant %+v", cfg, want)
+	if !reflect.DeepEqual(cfg.Config, want) {
+		t.Fatalf("got  %+v\nwant %+v", cfg.Config, want)
 	}
 	if !opt.Resume || opt.Progress != nil {
 		t.Fatalf("options %+v", opt)
@@ -63,16 +64,16 @@ func TestGameDamaTakesTheDraughtsDefaults(t *testing.T) {
 	cfg, _, err := parseArgs([]string{"-game", "dama", "-games", "3"}, io.Discard, io.Discard)
 	want := selfplay.DamaDefaults()
 	want.Games = 3
-	if err != nil || !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
+	if err != nil || !reflect.DeepEqual(cfg.Config, want) {
+		t.Fatalf("got  %+v (%v)\nwant %+v", cfg.Config, err, want)
 	}
 	path := filepath.Join(t.TempDir(), "job.json")
 	os.WriteFile(path, []byte(`{"game": "dama", "resign-plies": 3, "endgames": "2Kv1K1M"}`), 0o644)
 	cfg, _, err = parseArgs([]string{"-config", path, "-resign-score", "900"}, io.Discard, io.Discard)
 	want = selfplay.DamaDefaults()
 	want.ResignPlies, want.Endgames, want.ResignScore = 3, "2Kv1K1M", 900
-	if err != nil || !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("got  %+v (%v)\nwant %+v", cfg, err, want)
+	if err != nil || !reflect.DeepEqual(cfg.Config, want) {
+		t.Fatalf("got  %+v (%v)\nwant %+v", cfg.Config, err, want)
 	}
 	if _, _, err := parseArgs([]string{"-game", "dama", "-endgames", "KRvK"}, io.Discard, io.Discard); err == nil ||
 		!strings.Contains(err.Error(), "-endgames") {
@@ -198,7 +199,8 @@ func TestInterruptClosesTheFilesAndResumeContinuesTheJob(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	// A job far too long to finish: both runs are interrupted.
-	args := "-games 100000 -nodes 200 -hash 1 -max-plies 30 -workers 1 -part-games 3 -quiet -out " + out
+	hist := filepath.Join(dir, "bench.jsonl")
+	args := "-games 100000 -nodes 200 -hash 1 -max-plies 30 -workers 1 -part-games 3 -quiet -out " + out + " -record " + hist
 	stdout, stderr := interrupt(t, args, out, 0)
 	if !strings.Contains(stderr, "stopping") || !strings.Contains(stdout, "-resume") {
 		t.Fatalf("the interrupted run does not say what happened:\n%s\n%s", stderr, stdout)
@@ -213,6 +215,26 @@ func TestInterruptClosesTheFilesAndResumeContinuesTheJob(t *testing.T) {
 	second := checkParts(t, out)
 	if len(second) <= len(first) {
 		t.Fatalf("the resumed run added no files: %v", second)
+	}
+
+	// Each run, though interrupted, left its record: the first its own
+	// games, the second its own and the shard's so far.
+	recs, err := record.Read(hist)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("records after two interrupted runs: %v, %d", err, len(recs))
+	}
+	var games float64
+	for i, r := range recs {
+		f := r.Figures
+		games += f["games"]
+		if !strings.Contains(r.Note, "Interrupted") || f["shard_games"] != 100000 || f["shard_games_done"] != games {
+			t.Errorf("record %d: note %q, figures %v: want an interrupted run with %v shard games done", i, r.Note, f, games)
+		}
+	}
+	var from, to int
+	fmt.Sscanf(first[len(first)-1], "%d-%d", &from, &to)
+	if recs[0].Figures["games"] != float64(to) {
+		t.Errorf("the first run's record counts %v games, its files hold %d", recs[0].Figures["games"], to)
 	}
 }
 
@@ -365,8 +387,8 @@ func TestEngineFlags(t *testing.T) {
 	want.Engine, want.MoveTime = "sf -x", 20
 	want.EngineOpt = uciclient.OptionList{{Name: "Skill Level", Value: "3"}, {Name: "Threads", Value: "2"}} // the flags replace the file's list
 	want.EngineTimeout = configs.Duration(3 * time.Second)
-	if !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("got  %+v\nwant %+v", cfg, want)
+	if !reflect.DeepEqual(cfg.Config, want) {
+		t.Fatalf("got  %+v\nwant %+v", cfg.Config, want)
 	}
 }
 
