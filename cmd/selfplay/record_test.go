@@ -79,6 +79,14 @@ func TestRecordDescribesTheRun(t *testing.T) {
 	if err != nil || len(recs) != 2 || recs[0].ID != r.ID || recs[1].What != "a second run" {
 		t.Fatalf("after a second run: %v, %+v", err, recs)
 	}
+	// A finished job resumed plays nothing, records nothing, and succeeds.
+	stderr.Reset()
+	if code := run(append(args, "-resume"), &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "nothing recorded") {
+		t.Fatalf("a finished job resumed: exit %d, stderr %q", code, stderr.String())
+	}
+	if recs, err = record.Read(hist); err != nil || len(recs) != 2 {
+		t.Fatalf("a run without games added a record: %v, %d", err, len(recs))
+	}
 }
 
 // TestBadRecordSettingsAreRefusedBeforePlay checks that a -what that no
