@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"chessforge/configs"
 	"chessforge/engine/nnue"
@@ -16,16 +15,13 @@ import (
 	"chessforge/selfplay"
 )
 
-// maxWhat is the most characters a record's what holds (docs/records.md).
-const maxWhat = 120
-
 // checkRecord checks, before any game is played, what the run's record
-// will need: a -what of one line and at most maxWhat characters, and a
+// will need: a -what of one line and at most record.MaxWhat characters, and a
 // -record file that reads (or does not exist yet), so that a long run does
 // not end in a record that cannot be written.
 func checkRecord(path, what string) error {
-	if strings.ContainsAny(what, "\r\n") || utf8.RuneCountInString(what) > maxWhat {
-		return configs.Usagef("-what %q: want one line of at most %d characters", what, maxWhat)
+	if err := record.CheckWhat(what); err != nil {
+		return configs.Usagef("-what %q: %v", what, err)
 	}
 	if path == "" {
 		if what != "" {
@@ -123,11 +119,7 @@ func defaultWhat(cfg *selfplay.Config, s *selfplay.Summary) string {
 	if cfg.MoveTime > 0 {
 		limits = append(limits, fmt.Sprintf("%d ms a move", cfg.MoveTime))
 	}
-	what := fmt.Sprintf("%s at %s: %d games, seed %d", player, strings.Join(limits, ", "), s.Games, cfg.Seed)
-	if utf8.RuneCountInString(what) > maxWhat {
-		what = string([]rune(what)[:maxWhat])
-	}
-	return what
+	return record.ClipWhat(fmt.Sprintf("%s at %s: %d games, seed %d", player, strings.Join(limits, ", "), s.Games, cfg.Seed))
 }
 
 // note says how the run ended and what evaluated its positions.

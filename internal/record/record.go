@@ -184,8 +184,29 @@ var (
 	tcOne       = `(nodes=[1-9][0-9]*|depth=[1-9][0-9]*|movetime=[1-9][0-9]*|clock=[0-9]+(\.[0-9]+)?\+[0-9]+(\.[0-9]+)?)`
 	tcPattern   = regexp.MustCompile(`^(` + tcOne + `|a:` + tcOne + `/b:` + tcOne + `)$`)
 	maxIDLength = 80
-	maxWhat     = 120
 )
+
+// MaxWhat is the most characters a record's what holds.
+const MaxWhat = 120
+
+// CheckWhat reports whether what can be a record's what, as a tool's
+// -what flag is checked before the work it describes: one line of at most
+// MaxWhat characters ("" too, for a tool to fill in).
+func CheckWhat(what string) error {
+	if strings.ContainsAny(what, "\r\n") || utf8.RuneCountInString(what) > MaxWhat {
+		return fmt.Errorf("want one line of at most %d characters", MaxWhat)
+	}
+	return nil
+}
+
+// ClipWhat returns what cut to MaxWhat characters, for a what a tool
+// makes from its settings.
+func ClipWhat(what string) string {
+	if utf8.RuneCountInString(what) > MaxWhat {
+		return string([]rune(what)[:MaxWhat])
+	}
+	return what
+}
 
 // Validate checks the record against docs/records.md: its kind, the
 // fields every record has, the fields its kind requires, each field's
@@ -211,8 +232,8 @@ func (r *Record) Validate() error {
 		return fieldErr("what", "missing")
 	case strings.ContainsAny(r.What, "\n\r"):
 		return fieldErr("what", "want one line")
-	case utf8.RuneCountInString(r.What) > maxWhat:
-		return fieldErr("what", "%d characters, want at most %d", utf8.RuneCountInString(r.What), maxWhat)
+	case utf8.RuneCountInString(r.What) > MaxWhat:
+		return fieldErr("what", "%d characters, want at most %d", utf8.RuneCountInString(r.What), MaxWhat)
 	}
 	if r.Commit != "" && !hexPattern.MatchString(r.Commit) {
 		return fieldErr("commit", "want 7 to 40 lower-case hex digits, got %q", r.Commit)

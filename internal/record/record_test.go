@@ -225,3 +225,21 @@ func TestValidateRefusesAFieldOfAnotherKind(t *testing.T) {
 		t.Errorf("Validate: %v", err)
 	}
 }
+
+func TestCheckWhatAndClipWhat(t *testing.T) {
+	long := strings.Repeat("é", MaxWhat+1)
+	for _, tt := range []struct {
+		what string
+		ok   bool
+	}{{"", true}, {"capture futility at 4+0.04", true}, {long[:len(long)-2], true}, {long, false}, {"two\nlines", false}, {"cr\r", false}} {
+		if err := CheckWhat(tt.what); (err == nil) != tt.ok {
+			t.Errorf("CheckWhat(%q): %v, want ok %v", tt.what, err, tt.ok)
+		}
+	}
+	if got := ClipWhat(long); got != long[:len(long)-2] || CheckWhat(got) != nil {
+		t.Errorf("ClipWhat cut %d characters to %d", MaxWhat+1, len([]rune(got)))
+	}
+	if got := ClipWhat("short"); got != "short" {
+		t.Errorf("ClipWhat(short) = %q", got)
+	}
+}

@@ -11,16 +11,12 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"chessforge/configs"
 	"chessforge/internal/record"
 	"chessforge/selfplay/match/stats"
 	"chessforge/selfplay/match/uciclient"
 )
-
-// maxWhat is the most characters a record's what holds (docs/records.md).
-const maxWhat = 120
 
 // identifyTimeout bounds the conversation in which Record asks an engine
 // for its id name and network.
@@ -31,8 +27,8 @@ const identifyTimeout = 10 * time.Second
 // reads (or does not exist yet), so that a long match does not end in a
 // record that cannot be written.
 func (s *Settings) checkRecord() error {
-	if strings.ContainsAny(s.What, "\r\n") || utf8.RuneCountInString(s.What) > maxWhat {
-		return configs.Usagef("-what %q: want one line of at most %d characters", s.What, maxWhat)
+	if err := record.CheckWhat(s.What); err != nil {
+		return configs.Usagef("-what %q: %v", s.What, err)
 	}
 	if s.Record == "" {
 		return nil
@@ -74,9 +70,7 @@ func (r *Result) Record(s *Settings, what string) (record.Record, error) {
 	}
 	if what == "" {
 		what = fmt.Sprintf("%s vs %s at %s", r.Names[0], r.Names[1], tc)
-		if utf8.RuneCountInString(what) > maxWhat {
-			what = string([]rune(what)[:maxWhat])
-		}
+		what = record.ClipWhat(what)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	rec := record.Record{
