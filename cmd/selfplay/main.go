@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if set.Record != "" {
 		if rerr := appendRecord(set.Record, &cfg, args, sum, set.What, stderr); rerr != nil && err == nil && !sum.Interrupted {
 			fmt.Fprintln(stdout, sum.Line())
-			return configs.Exit(stderr, "selfplay", rerr)
+			return 1 // appendRecord said why
 		}
 	}
 	switch {
@@ -90,9 +90,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // appendRecord appends the run's bench record to the history file path
-// and says so on stderr, or says why it could not.
-// A run that finished no game (a finished job resumed, say) has nothing
-// to record, which is said but is no error.
+// and says so on stderr, or says why it could not. A run that finished no
+// game (a finished job resumed, say) has nothing to record, which is said
+// but is no error.
 func appendRecord(path string, cfg *selfplay.Config, args []string, sum *selfplay.Summary, what string, stderr io.Writer) error {
 	if sum.Games == 0 {
 		fmt.Fprintf(stderr, "selfplay: -record %s: no game finished in this run: nothing recorded\n", path)
