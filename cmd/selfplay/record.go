@@ -48,7 +48,7 @@ func selfplayRecord(cfg *selfplay.Config, args []string, s *selfplay.Summary, cp
 	if what == "" {
 		what = defaultWhat(cfg, s)
 	}
-	now := time.Now().UTC().Truncate(time.Second)
+	now := time.Now().UTC() // to the nanosecond in the id: two short runs may end in one second
 	secs := s.Elapsed.Seconds()
 	figures := map[string]float64{
 		"games":            float64(s.Games),
@@ -82,7 +82,7 @@ func selfplayRecord(cfg *selfplay.Config, args []string, s *selfplay.Summary, cp
 	rec := record.Record{
 		Kind:    record.KindBench,
 		ID:      record.NewID(now, what),
-		Date:    now.Format(time.RFC3339),
+		Date:    now.Truncate(time.Second).Format(time.RFC3339),
 		What:    what,
 		Commit:  record.Build(),
 		Note:    note(cfg, s),
