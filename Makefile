@@ -178,7 +178,7 @@ corpus: build
 # its record in docs/history (bin/selfplay -record docs/history/bench.jsonl).
 corpus-add: build
 	@test -n '$(ID)' -a -n '$(SELFPLAY)' || { echo 'make: corpus-add needs ID=RECORD-ID SELFPLAY=DATASET' >&2; exit 2; }
-	@grep -Eq '"id": ?"$(ID)"' docs/history/*.jsonl || { echo 'make: corpus-add: no record $(ID) in docs/history' >&2; exit 2; }
+	@grep -Fq -e '"id":"$(ID)"' -e '"id": "$(ID)"' docs/history/*.jsonl || { echo 'make: corpus-add: no record $(ID) in docs/history' >&2; exit 2; }
 	@test ! -e datasets/corpus/$(ID).binpack.xz || { echo 'make: corpus-add: datasets/corpus/$(ID).binpack.xz is there already' >&2; exit 2; }
 	@mkdir -p $(CORPUS_OUT)
 	$(BIN)/dataset export -format binpack -quiet '$(SELFPLAY)' -out $(CORPUS_OUT)/$(ID).binpack

@@ -53,21 +53,21 @@ func selfplayRecord(cfg *selfplay.Config, args []string, s *selfplay.Summary, cp
 	figures := map[string]float64{
 		"games":            float64(s.Games),
 		"positions":        float64(s.Positions),
-		"wall_s":           round(secs, 1),
+		"wall_s":           record.Round(secs, 1),
 		"white_wins":       float64(s.Wins),
 		"draws":            float64(s.Draws),
 		"black_wins":       float64(s.Losses),
 		"unique_positions": float64(s.Unique),
 	}
 	if secs > 0 {
-		figures["positions_per_s"] = round(float64(s.Positions)/secs, 1)
+		figures["positions_per_s"] = record.Round(float64(s.Positions)/secs, 1)
 	}
 	if c := cpu.Seconds(); c > 0 {
-		figures["cpu_s"] = round(c, 1)
-		figures["positions_per_cpu_s"] = round(float64(s.Positions)/c, 1)
+		figures["cpu_s"] = record.Round(c, 1)
+		figures["positions_per_cpu_s"] = record.Round(float64(s.Positions)/c, 1)
 	}
 	if s.Searches > 0 {
-		figures["nodes_per_search"] = round(float64(s.Nodes)/float64(s.Searches), 1)
+		figures["nodes_per_search"] = record.Round(float64(s.Nodes)/float64(s.Searches), 1)
 		if secs > 0 {
 			figures["nodes_per_s"] = math.Round(float64(s.Nodes) / secs)
 		}
@@ -180,10 +180,4 @@ func commandLine(name string, args []string) string {
 // needsQuote reports whether r makes a shell word need quotes.
 func needsQuote(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=+./,:@%", r))
-}
-
-// round rounds x to the given decimals; a negative zero becomes 0.
-func round(x float64, decimals int) float64 {
-	p := math.Pow(10, float64(decimals))
-	return math.Round(x*p)/p + 0
 }

@@ -208,6 +208,13 @@ func ClipWhat(what string) string {
 	return what
 }
 
+// Round rounds x to the given decimals for a record's figure; a negative
+// zero becomes 0, so that a figure never reads -0.
+func Round(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p)/p + 0
+}
+
 // Validate checks the record against docs/records.md: its kind, the
 // fields every record has, the fields its kind requires, each field's
 // range, and that it has no field of another kind. The error is a

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -241,5 +242,17 @@ func TestCheckWhatAndClipWhat(t *testing.T) {
 	}
 	if got := ClipWhat("short"); got != "short" {
 		t.Errorf("ClipWhat(short) = %q", got)
+	}
+}
+
+func TestRoundWritesNoNegativeZero(t *testing.T) {
+	for _, tc := range []struct {
+		x, want float64
+		text    string
+	}{{-0.04, 0, "0"}, {-0.05, -0.1, "-0.1"}, {12.345, 12.3, "12.3"}, {2419.96, 2420, "2420"}} {
+		got := Round(tc.x, 1)
+		if b, _ := json.Marshal(got); got != tc.want || string(b) != tc.text {
+			t.Errorf("Round(%v, 1) = %v, JSON %s; want %s", tc.x, got, b, tc.text)
+		}
 	}
 }

@@ -97,21 +97,21 @@ func (r *Result) Record(s *Settings, what string) (record.Record, error) {
 	est := r.Estimate()
 	switch {
 	case math.IsInf(est.Elo, 1):
-		rec.Elo, rec.EloBound = ptr(round(est.Lo, 1)), "above"
+		rec.Elo, rec.EloBound = ptr(record.Round(est.Lo, 1)), "above"
 		rec.Note = fmt.Sprintf("A scored every point: its Elo is infinite, above %.1f with 95%% confidence (elo).", est.Lo)
 	case math.IsInf(est.Elo, -1):
-		rec.Elo, rec.EloBound = ptr(round(est.Hi, 1)), "below"
+		rec.Elo, rec.EloBound = ptr(record.Round(est.Hi, 1)), "below"
 		rec.Note = fmt.Sprintf("A scored no point: its Elo is minus infinity, below %.1f with 95%% confidence (elo).", est.Hi)
 	default:
-		rec.Elo = ptr(round(est.Elo, 1))
+		rec.Elo = ptr(record.Round(est.Elo, 1))
 		if m := est.Margin(); !math.IsInf(m, 0) && !math.IsNaN(m) {
-			rec.EloCI = ptr(round(m, 1))
+			rec.EloCI = ptr(record.Round(m, 1))
 		}
 	}
 	if t := r.SPRT; t != nil {
 		lo, hi := t.Bounds()
 		rec.SPRT = &record.SPRT{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta,
-			LLR: round(r.LLR, 3), Lower: round(lo, 3), Upper: round(hi, 3)}
+			LLR: record.Round(r.LLR, 3), Lower: record.Round(lo, 3), Upper: record.Round(hi, 3)}
 		rec.Verdict = "undecided"
 		switch r.Decision {
 		case stats.AcceptH1:
@@ -280,9 +280,3 @@ func identify(argv []string, opts []uciclient.Option, timeout time.Duration) (bu
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// round rounds x to the given decimals; a negative zero becomes 0.
-func round(x float64, decimals int) float64 {
-	p := math.Pow(10, float64(decimals))
-	return math.Round(x*p)/p + 0
-}

@@ -3,7 +3,6 @@ package match
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -113,17 +112,5 @@ func TestIdentifyNamesTheProjectEnginesNetwork(t *testing.T) {
 				t.Errorf("identify = %q, %q, %q; want chessforge ..., %q, %q", build, network, eval, tc.network, tc.eval)
 			}
 		})
-	}
-}
-
-func TestRoundWritesNoNegativeZero(t *testing.T) {
-	for _, tc := range []struct {
-		x, want float64
-		text    string
-	}{{-0.04, 0, "0"}, {-0.05, -0.1, "-0.1"}, {12.345, 12.3, "12.3"}} {
-		got := round(tc.x, 1)
-		if b, _ := json.Marshal(got); got != tc.want || string(b) != tc.text {
-			t.Errorf("round(%v, 1) = %v, JSON %s; want %s", tc.x, got, b, tc.text)
-		}
 	}
 }
