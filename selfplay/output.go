@@ -189,31 +189,32 @@ func (o *output) lock() (*outlock.Lock, error) {
 // new run with an earlier one's part files (a single file is simply
 // replaced when the run ends). With resume it checks that the files were
 // written by the same job and shard and hold a contiguous run of the
-// shard's games from the first, removes files a crash left half-written, and
-// returns how many of the shard's games are done. The caller holds the
+// shard's games from its game first (0 but where the games before are
+// elsewhere), removes files a crash left half-written, and returns how
+// many of the shard's games are done, first included. The caller holds the
 // shard's lock (lock), so that no live run's temporary file is removed.
-func (o *output) scan(resume bool) (done int, err error) {
+func (o *output) scan(resume bool, first int) (done int, err error) {
 	if o.single {
 		// A killed run's half-written file (datasets.Create's temporary).
 		if err := os.Remove(o.path + datasets.TempSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return 0, fmt.Errorf("selfplay: %w", err)
 		}
 		if _, err := os.Stat(o.path); errors.Is(err, os.ErrNotExist) || !resume {
-			return 0, nil
+			return first, nil
 		}
 		info, err := o.readInfo(o.path)
 		if err != nil {
 			return 0, err
 		}
-		if info.from != 0 {
-			return 0, fmt.Errorf("selfplay: %s holds games from the shard's game %d, not from its first", o.path, info.from)
+		if info.from != first {
+			return 0, startErr(o.path, info.from, first)
 		}
 		o.files = []string{o.path}
 		return info.to, nil
 	}
 	entries, err := os.ReadDir(o.path)
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
+		return first, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("selfplay: output directory: %w", err)
@@ -255,7 +256,7 @@ func (o *output) scan(resume bool) (done int, err error) {
 			return 0, fmt.Errorf("selfplay: %s already holds files of shard %v from an earlier run (%s): add -resume to continue that job, or choose another -out",
 				o.path, o.shard, filepath.Base(found[0]))
 		}
-		return 0, nil
+		return first, nil
 	}
 	for _, t := range temps {
 		if err := os.Remove(t); err != nil {
@@ -263,6 +264,10 @@ func (o *output) scan(resume bool) (done int, err error) {
 		}
 	}
 	slices.SortFunc(parts, func(a, b partInfo) int { return a.from - b.from })
+	if len(parts) > 0 && parts[0].from != first {
+		return 0, startErr(parts[0].path, parts[0].from, first)
+	}
+	done = first
 	for _, p := range parts {
 		if p.from != done {
 			return 0, fmt.Errorf("selfplay: %s holds the shard's games %d-%d, but the files before it end at %d: games are missing or repeated", p.path, p.from, p.to, done)
@@ -271,6 +276,15 @@ func (o *output) scan(resume bool) (done int, err error) {
 		o.files = append(o.files, p.path)
 	}
 	return done, nil
+}
+
+// startErr is the error of a resumed output whose first file starts at the
+// shard's game from where the run expects first (-first-game).
+func startErr(path string, from, first int) error {
+	if from > first {
+		return fmt.Errorf("selfplay: resume: %s holds the shard's games from %d, not from %d: resume it with -first-game %d if the games before are kept elsewhere", path, from, first, from)
+	}
+	return fmt.Errorf("selfplay: resume: %s holds the shard's games from %d, before -first-game %d: resume it with -first-game %d", path, from, first, from)
 }
 
 // openFooter returns a dataset file's key-value metadata.
@@ -406,9 +420,9 @@ func (o *output) abort() {
 
 // reopenSingle starts the single file of a resumed run: a new file (under
 // the temporary name until it is closed) that begins with the rows of the
-// shard's first done games, copied from the file the interrupted run left.
-func (o *output) reopenSingle(done int) error {
-	if err := o.open(0); err != nil {
+// shard's games first to done, copied from the file the interrupted run left.
+func (o *output) reopenSingle(first, done int) error {
+	if err := o.open(first); err != nil {
 		return err
 	}
 	n, err := copyRows(o.w, o.path)

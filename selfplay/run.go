@@ -29,6 +29,12 @@ type Options struct {
 	Progress io.Writer           // where the progress bar goes; nil for none
 	Getenv   func(string) string // the environment, for the shard; nil for os.Getenv
 	Log      io.Writer           // where an outside engine's faults are told; nil for os.Stderr
+	// FirstGame is the first of the shard's games (0-based) that the
+	// output holds: the games before it were played by a run whose files
+	// are elsewhere (the corpus keeps a stopped run there), so this run
+	// plays the job on from it, on any machine. A resumed run of such an
+	// output gives it again.
+	FirstGame int
 	// stopAfter, when positive, cancels the run once that many games are
 	// written (tests use it to interrupt a run at a known point).
 	stopAfter int
@@ -53,7 +59,8 @@ type Summary struct {
 	Shard        Shard
 	Games        int   // games of this run in finished files
 	Positions    int64 // their rows
-	Done, Total  int   // the shard's games in finished files (earlier runs included), and in all
+	Done, Total  int   // the shard's games done (finished files, earlier runs and FirstGame included), and in all
+	First        int   // the shard's first game in the output (Options.FirstGame)
 	Lost         int   // games of this run an outside engine lost to its faults: not saved, not in Games
 	Wins, Draws  int   // this run's results, White's view
 	Losses       int   //
@@ -148,6 +155,9 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if total := shard.Games(cfg.Games); opt.FirstGame < 0 || opt.FirstGame > total {
+		return nil, configs.Usagef("selfplay: -first-game %d: want 0 to %d, the shard's games", opt.FirstGame, total)
+	}
 	out := newOutput(&cfg, shard, nil)
 	out.failClose = opt.failClose
 	pgnPath := PGNPath(cfg.PGN, shard)
@@ -221,7 +231,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 		out.eval = EvalHandCrafted
 	}
 
-	sum, pgnOut, release, err := start(&cfg, shard, out, pgnPath, opt.Resume)
+	sum, pgnOut, release, err := start(&cfg, shard, out, pgnPath, opt.Resume, opt.FirstGame)
 	if err != nil {
 		return nil, err
 	}
@@ -313,10 +323,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Summary, error) {
 // start readies the outputs of a run whose settings are checked and whose
 // inputs are read: it makes the directory of part files, takes the locks
 // of the shard's files and of the PGN file, finds what earlier runs
-// finished (with resume) and opens the files. It returns the summary of
+// finished (with resume; the output's games start at the shard's game
+// first) and opens the files. It returns the summary of
 // the run so far, the PGN file (nil for none), and release, which drops
 // the locks. When it fails it leaves nothing it made.
-func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool) (sum *Summary, pgnOut *pgnFile, release func(), err error) {
+func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool, first int) (sum *Summary, pgnOut *pgnFile, release func(), err error) {
 	var locks []*outlock.Lock
 	drop := func() {
 		for _, l := range slices.Backward(locks) {
@@ -354,20 +365,21 @@ func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool) (
 		}
 		locks = append(locks, l)
 	}
-	done, err := out.scan(resume)
+	done, err := out.scan(resume, first)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	sum = &Summary{
-		Shard: shard, Done: done, Total: shard.Games(cfg.Games), Out: cfg.Out,
+		Shard: shard, Done: done, Total: shard.Games(cfg.Games), First: first, Out: cfg.Out,
 		Terminations: map[datasets.Termination]int{},
 		PGN:          pgnPath,
 	}
 	if pgnPath != "" {
 		var keep func(int) bool
-		if done > 0 { // else a resumed run starts afresh, the PGN file too
+		if done > first { // else a resumed run starts afresh, the PGN file too
 			keep = func(g int) bool {
-				return (g-(shard.K-1))%shard.N == 0 && (g-(shard.K-1))/shard.N < done
+				i := (g - (shard.K - 1)) / shard.N
+				return (g-(shard.K-1))%shard.N == 0 && i >= first && i < done
 			}
 			pgnMade = true
 			for _, p := range []string{pgnPath, pgnPath + datasets.TempSuffix} {
@@ -380,8 +392,8 @@ func start(cfg *Config, shard Shard, out *output, pgnPath string, resume bool) (
 			return nil, nil, nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
-	if out.single && done > 0 && done < sum.Total {
-		if err := out.reopenSingle(done); err != nil {
+	if out.single && done > first && done < sum.Total {
+		if err := out.reopenSingle(first, done); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -642,3 +642,59 @@ func TestOutputPathsAreCheckedBeforeTheFirstGame(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A run from -first-game plays the job on from that game: its files and its
+// PGN hold exactly the uninterrupted job's games from there, so a run stopped
+// on one machine (its files kept elsewhere) is continued on another. Stopped
+// and resumed, it is still those games; resumed without -first-game it says
+// which to give.
+func TestFirstGameContinuesTheJob(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig()
+	cfg.Games = 5
+	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
+	runJob(t, cfg, Options{})
+	full := fixture.Rows(t, cfg.Out)
+	fullPGN, _ := os.ReadFile(cfg.PGN)
+	const first = 2
+	from := slices.IndexFunc(full, func(r datasets.Row) bool { return r.GameID&0xffffffff == first })
+	if from <= 0 {
+		t.Fatalf("no rows of game %d in the full job", first)
+	}
+	tail := full[from:]
+
+	for _, layout := range []string{"directory", "single file"} {
+		t.Run(layout, func(t *testing.T) {
+			cfg := cfg
+			cfg.PartGames = 1
+			cfg.Out = filepath.Join(dir, "cont-dir")
+			if layout == "single file" {
+				cfg.PartGames = 100
+				cfg.Out = filepath.Join(dir, "cont.parquet")
+			}
+			cfg.PGN = cfg.Out + ".pgn"
+			sum := runJob(t, cfg, Options{FirstGame: first, stopAfter: 1})
+			if !sum.Interrupted || sum.Games != 1 || sum.Done != first+1 || sum.First != first {
+				t.Fatalf("stopped run from game %d: %+v", first, sum)
+			}
+			if _, err := Run(context.Background(), cfg, Options{Resume: true}); err == nil || !strings.Contains(err.Error(), "-first-game 2") {
+				t.Fatalf("resumed without -first-game: %v", err)
+			}
+			sum = runJob(t, cfg, Options{FirstGame: first, Resume: true})
+			if sum.Interrupted || sum.Games != 2 || sum.Done != 5 {
+				t.Fatalf("resumed run from game %d: %+v", first, sum)
+			}
+			got := fixture.Rows(t, cfg.Out)
+			if n := verifyRows(t, &cfg, got); n != 3 || !reflect.DeepEqual(got, tail) {
+				t.Fatalf("from game %d: %d games, %d rows; the full job's games from there have %d rows, and they differ", first, n, len(got), len(tail))
+			}
+			pgnText, _ := os.ReadFile(cfg.PGN)
+			if len(pgnText) == 0 || len(pgnText) >= len(fullPGN) || !strings.HasSuffix(string(fullPGN), string(pgnText)) || !strings.HasPrefix(string(pgnText), "[Event") || !strings.Contains(string(pgnText), `[Round "3"]`) || strings.Contains(string(pgnText), `[Round "2"]`) {
+				t.Fatalf("the PGN from game %d is not the full job's games from there:\n%s", first, pgnText)
+			}
+		})
+	}
+	if _, err := Run(context.Background(), cfg, Options{FirstGame: 6}); err == nil || !strings.Contains(err.Error(), "-first-game 6") {
+		t.Fatalf("-first-game past the job's games: %v", err)
+	}
+}

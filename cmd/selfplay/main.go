@@ -113,7 +113,11 @@ func appendRecord(path string, cfg *selfplay.Config, args []string, sum *selfpla
 
 // report prints what the run produced, before the summary line.
 func report(w io.Writer, cfg *selfplay.Config, s *selfplay.Summary) {
-	fmt.Fprintf(w, "shard %v: %d of %d games done\n", s.Shard, s.Done, s.Total)
+	if s.First > 0 {
+		fmt.Fprintf(w, "shard %v: %d of %d games done, the output holding those from game %d (-first-game)\n", s.Shard, s.Done, s.Total, s.First)
+	} else {
+		fmt.Fprintf(w, "shard %v: %d of %d games done\n", s.Shard, s.Done, s.Total)
+	}
 	if s.Games > 0 {
 		fmt.Fprintf(w, "results (White): +%d =%d -%d\n", s.Wins, s.Draws, s.Losses)
 		var terms []string
@@ -149,6 +153,7 @@ func report(w io.Writer, cfg *selfplay.Config, s *selfplay.Summary) {
 type settings struct {
 	selfplay.Config
 	Resume bool   `json:"resume" usage:"continue the job from the files an interrupted run left"`
+	First  int    `json:"first-game" usage:"the first of the shard's games (0-based) to play: the games before it are kept elsewhere (a stopped run's corpus file), so the job goes on from there on any machine; give it again with -resume"`
 	Quiet  bool   `json:"quiet" usage:"no progress bar"`
 	Record string `json:"record" usage:"append the run's record (docs/records.md, a bench record of subject selfplay) to this .jsonl file when it ends, complete or interrupted"`
 	What   string `json:"what" usage:"the record's what: one line of at most 120 characters (default: the player, its limits, the games and the seed)"`
@@ -195,6 +200,7 @@ func parseOver(def selfplay.Config, args []string, stdout, stderr io.Writer) (se
 		return settings{Config: def}, opt, err
 	}
 	opt.Resume = s.Resume
+	opt.FirstGame = s.First
 	opt.Log = stderr
 	if !s.Quiet {
 		opt.Progress = stderr

@@ -79,6 +79,9 @@ func selfplayRecord(cfg *selfplay.Config, args []string, s *selfplay.Summary, cp
 		figures["shard_games_done"] = float64(s.Done)
 		figures["shard_games"] = float64(s.Total)
 	}
+	if s.First > 0 {
+		figures["first_game"] = float64(s.First)
+	}
 	rec := record.Record{
 		Kind:    record.KindBench,
 		ID:      record.NewID(now, what),
@@ -125,11 +128,14 @@ func defaultWhat(cfg *selfplay.Config, s *selfplay.Summary) string {
 // note says how the run ended and what evaluated its positions.
 func note(cfg *selfplay.Config, s *selfplay.Summary) string {
 	var parts []string
+	if s.First > 0 {
+		parts = append(parts, fmt.Sprintf("The output holds the shard's games from %d (-first-game): the %d before are kept elsewhere.", s.First, s.First))
+	}
 	switch {
 	case s.Interrupted:
 		parts = append(parts, fmt.Sprintf("Interrupted after %d of the shard's %d games; the same command with -resume continues it.", s.Done, s.Total))
-	case s.Done != s.Games:
-		parts = append(parts, fmt.Sprintf("Resumed: the output holds %d games of the shard's %d, %d of them from this run.", s.Done, s.Total, s.Games))
+	case s.Done-s.First != s.Games:
+		parts = append(parts, fmt.Sprintf("Resumed: the output holds %d games of the shard's %d, %d of them from this run.", s.Done-s.First, s.Total, s.Games))
 	}
 	if cfg.Engine == "" && cfg.Game == selfplay.DefaultConfig().Game {
 		if cfg.NNUE {

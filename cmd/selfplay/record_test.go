@@ -89,6 +89,38 @@ func TestRecordDescribesTheRun(t *testing.T) {
 	}
 }
 
+// TestRecordOfARunFromAFirstGame checks that a run from -first-game says
+// where its games start: the figure first_game, the shard's games done from
+// there, and a note that the games before are elsewhere.
+func TestRecordOfARunFromAFirstGame(t *testing.T) {
+	dir := t.TempDir()
+	out, hist := filepath.Join(dir, "o"), filepath.Join(dir, "bench.jsonl")
+	args := []string{"-games", "4", "-nodes", "100", "-hash", "1", "-max-plies", "20", "-seed", "7", "-quiet", "-part-games", "1",
+		"-out", out, "-first-game", "3", "-record", hist}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "4 of 4 games done, the output holding those from game 3") {
+		t.Errorf("the report does not say where the output starts: %s", stdout.String())
+	}
+	recs, err := record.Read(hist)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%v, %d records", err, len(recs))
+	}
+	f := recs[0].Figures
+	if f["games"] != 1 || f["first_game"] != 3 || f["shard_games_done"] != 4 || f["shard_games"] != 4 || f["positions"] != float64(rows(t, out)) {
+		t.Errorf("figures %v, want 1 game from game 3, the job done", f)
+	}
+	if !strings.Contains(recs[0].Note, "games from 3 (-first-game)") || strings.Contains(recs[0].Note, "Resumed") {
+		t.Errorf("note %q", recs[0].Note)
+	}
+	stderr.Reset()
+	if code := run(append(args, "-first-game", "5"), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "-first-game 5") {
+		t.Errorf("-first-game past the games: exit %d, %s", code, stderr.String())
+	}
+}
+
 // TestBadRecordSettingsAreRefusedBeforePlay checks that a -what that no
 // record can hold, -what alone, and a -record file that does not read are
 // usage errors (exit 2) before any game, and that the file is left as it was.
