@@ -406,14 +406,24 @@ func TestShardsTogetherWriteTheUnshardedDataset(t *testing.T) {
 	}
 }
 
-func TestStoppedRunResumesToTheUninterruptedGames(t *testing.T) {
-	dir := t.TempDir()
+// fullJob plays the tiny five-game job uninterrupted into dir and returns
+// its settings, its rows and its PGN.
+func fullJob(t *testing.T, dir string) (Config, []datasets.Row, []byte) {
+	t.Helper()
 	cfg := tinyConfig()
 	cfg.Games = 5
 	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
 	runJob(t, cfg, Options{})
-	full := fixture.Rows(t, cfg.Out)
-	fullPGN, _ := os.ReadFile(cfg.PGN)
+	pgnText, err := os.ReadFile(cfg.PGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, fixture.Rows(t, cfg.Out), pgnText
+}
+
+func TestStoppedRunResumesToTheUninterruptedGames(t *testing.T) {
+	dir := t.TempDir()
+	cfg, full, fullPGN := fullJob(t, dir)
 
 	for _, layout := range []string{"directory", "single file"} {
 		t.Run(layout, func(t *testing.T) {
@@ -650,12 +660,7 @@ func TestOutputPathsAreCheckedBeforeTheFirstGame(t *testing.T) {
 // which to give.
 func TestFirstGameContinuesTheJob(t *testing.T) {
 	dir := t.TempDir()
-	cfg := tinyConfig()
-	cfg.Games = 5
-	cfg.Out, cfg.PGN = filepath.Join(dir, "full.parquet"), filepath.Join(dir, "full.pgn")
-	runJob(t, cfg, Options{})
-	full := fixture.Rows(t, cfg.Out)
-	fullPGN, _ := os.ReadFile(cfg.PGN)
+	cfg, full, fullPGN := fullJob(t, dir)
 	const first = 2
 	from := slices.IndexFunc(full, func(r datasets.Row) bool { return r.GameID&0xffffffff == first })
 	if from <= 0 {
