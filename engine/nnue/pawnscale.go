@@ -18,8 +18,14 @@ const (
 	// ahead has 0, 1, 2, 3, or 4 or more pawns.
 	PawnGroups = 5
 	// PawnScaleOne is the table's unit: an entry of PawnScaleOne leaves a
-	// score as it is. No entry exceeds it.
+	// score as it is.
 	PawnScaleOne = 128
+	// PawnScaleMax is the largest entry: twice the unit, so that a network
+	// whose scores run smaller than the search's scale (one trained at a
+	// score scale K below the one its data's scores were searched at) can
+	// be raised to it, as a larger one is lowered. A score stays within
+	// twice the evaluation's bound (eval.MaxEval), far from mate scores.
+	PawnScaleMax = 2 * PawnScaleOne
 )
 
 // legacyPawnScale is the table of files before version 3, which carry
@@ -53,12 +59,12 @@ func (n *Network) SetPawnScale(table [PawnGroups]int) error {
 }
 
 // checkPawnScale reports what is wrong with a pawn table: an entry below 1
-// or above PawnScaleOne, or one below the entry for fewer pawns (more pawns
+// or above PawnScaleMax, or one below the entry for fewer pawns (more pawns
 // never make an advantage worth less).
 func checkPawnScale(table [PawnGroups]int) error {
 	for i, s := range table {
-		if s < 1 || s > PawnScaleOne {
-			return fmt.Errorf("pawn table %v: entry %d is %d, want 1 to %d", table, i, s, PawnScaleOne)
+		if s < 1 || s > PawnScaleMax {
+			return fmt.Errorf("pawn table %v: entry %d is %d, want 1 to %d", table, i, s, PawnScaleMax)
 		}
 		if i > 0 && s < table[i-1] {
 			return fmt.Errorf("pawn table %v: entry %d (%d) is below entry %d (%d), want non-decreasing", table, i, s, i-1, table[i-1])

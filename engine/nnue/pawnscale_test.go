@@ -56,6 +56,33 @@ func TestScaleByPawns(t *testing.T) {
 	}
 }
 
+// Entries above the unit raise a score, up to twice it at PawnScaleMax,
+// and such a table is written and read back as it is.
+func TestPawnTableAboveOneRaisesTheScore(t *testing.T) {
+	n := Random(8, DefaultHidden, 1)
+	table := [PawnGroups]int{130, 130, 150, 200, PawnScaleMax}
+	if err := n.SetPawnScale(table); err != nil {
+		t.Fatal(err)
+	}
+	n.Seal()
+	p, err := board.ParseFEN(board.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ v, want int }{{300, 600}, {-9999, -19998}, {1, 2}} {
+		if got := n.ScaleByPawns(p, c.v); got != c.want {
+			t.Errorf("ScaleByPawns(start, %d) with table %v: %d, want %d", c.v, table, got, c.want)
+		}
+	}
+	m, err := Parse(encode(t, n), "raised.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.PawnScale() != table || m.ID() != n.ID() {
+		t.Errorf("read back: table %v id %s; want %v, %s", m.PawnScale(), m.ID(), table, n.ID())
+	}
+}
+
 // The table is part of the hashed payload: the same weights with another
 // table are another network, with another id.
 func TestPawnTableNamesTheNetwork(t *testing.T) {
@@ -79,7 +106,7 @@ func TestPawnTableNamesTheNetwork(t *testing.T) {
 	}
 }
 
-// A table with an entry below 1, above PawnScaleOne, or below the entry
+// A table with an entry below 1, above PawnScaleMax, or below the entry
 // before it is refused when set, when written and when read (with a hash
 // that matches it), and the error names the file and the entry.
 func TestBadPawnTables(t *testing.T) {
@@ -90,8 +117,8 @@ func TestBadPawnTables(t *testing.T) {
 		table [PawnGroups]int
 		want  string
 	}{
-		{[PawnGroups]int{0, 58, 91, 120, 128}, "entry 0 is 0, want 1 to 128"},
-		{[PawnGroups]int{58, 58, 91, 120, 129}, "entry 4 is 129, want 1 to 128"},
+		{[PawnGroups]int{0, 58, 91, 120, 128}, "entry 0 is 0, want 1 to 256"},
+		{[PawnGroups]int{58, 58, 91, 120, 257}, "entry 4 is 257, want 1 to 256"},
 		{[PawnGroups]int{58, 58, 91, 90, 128}, "entry 3 (90) is below entry 2 (91)"},
 		{[PawnGroups]int{58, 58, 91, 120, 65535}, "entry 4 is 65535"},
 	} {

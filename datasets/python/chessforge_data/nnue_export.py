@@ -47,6 +47,7 @@ FEATURES_MIRRORED = 1  # each perspective's squares file-mirrored while its own 
 
 PAWN_GROUPS = pawnscale.GROUPS  # pawn table entries: the side ahead has 0, 1, 2, 3, or 4 or more pawns
 PAWN_SCALE_ONE = pawnscale.ONE  # the table's unit: an entry of 128 leaves a score as it is
+PAWN_SCALE_MAX = pawnscale.MAX  # the largest entry, 256: twice a score
 #: The pawn table of files before version 3, which carry none: the one the
 #: engine gave every network until then (engine/nnue/pawnscale.go).
 LEGACY_PAWN_SCALE = (58, 58, 91, 120, 128)
@@ -62,13 +63,13 @@ def payload_bytes(buckets, hidden=HIDDEN, version=VERSION):
 def check_pawn_scale(table):
     """The pawn table as a tuple of ints, or ValueError naming what is
     wrong: not PAWN_GROUPS entries, an entry below 1 or above
-    PAWN_SCALE_ONE, or one below the entry for fewer pawns."""
+    PAWN_SCALE_MAX, or one below the entry for fewer pawns."""
     table = tuple(int(v) for v in table)
     if len(table) != PAWN_GROUPS:
         raise ValueError(f"pawn table {list(table)}: {len(table)} entries, want {PAWN_GROUPS}")
     for i, v in enumerate(table):
-        if not 1 <= v <= PAWN_SCALE_ONE:
-            raise ValueError(f"pawn table {list(table)}: entry {i} is {v}, want 1 to {PAWN_SCALE_ONE}")
+        if not 1 <= v <= PAWN_SCALE_MAX:
+            raise ValueError(f"pawn table {list(table)}: entry {i} is {v}, want 1 to {PAWN_SCALE_MAX}")
         if i and v < table[i - 1]:
             raise ValueError(f"pawn table {list(table)}: entry {i} ({v}) is below entry {i - 1} ({table[i - 1]}), "
                              "want non-decreasing")

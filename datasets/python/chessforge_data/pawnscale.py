@@ -39,6 +39,9 @@ from .sources import open_source
 GROUPS = 5
 #: A table entry's unit: an entry of ONE leaves a score as it is.
 ONE = 128
+#: The largest entry (engine/nnue/pawnscale.go's PawnScaleMax): a level
+#: above ONE raises a network whose scores run smaller than the search's.
+MAX = 2 * ONE
 #: Plane of each colour's pawns, and of its knights to queens (docs/format.md §1).
 _PAWNS = (0, 6)
 _PIECES = ((1, 2, 3, 4), (7, 8, 9, 10))
@@ -118,11 +121,12 @@ def level(paths, network, table, reference, ref_table, every=1, max_score=1500):
     ``reference`` are functions as :func:`read` takes (such as
     :func:`chessforge_data.nnue.network_scores`'s); rows whose reference
     score is beyond ``max_score`` are left out (mates and won endings would
-    decide the slope). Returns (the level, rounded, within 1 to ONE; the
+    decide the slope). Returns (the level, rounded, within 1 to MAX; the
     slope's exact level; the rows used). A network whose scores run larger
-    than the reference's gets a level below ONE; one whose scores run
-    smaller would need a level above ONE, which a table cannot hold: it
-    gets ONE. :class:`TooFewRows` when no row has a score to compare."""
+    than the reference's gets a level below ONE, one whose scores run
+    smaller a level above it (a network trained at a smaller score scale K
+    than its data's), up to MAX, twice ONE. :class:`TooFewRows` when no row
+    has a score to compare."""
     src, units = _chess_units(paths, every)
     at_one = np.asarray(table, dtype=np.float64) / table[-1]
     ref_scale = np.asarray(ref_table, dtype=np.float64) / ONE
@@ -142,7 +146,7 @@ def level(paths, network, table, reference, ref_table, every=1, max_score=1500):
         raise TooFewRows(f"{paths}: no position with a score to compare (want rows whose reference score "
                          f"is within {max_score} and the network's is not 0)")
     exact = ONE * xy / xx
-    return int(min(ONE, max(1, round(exact)))), exact, rows
+    return int(min(MAX, max(1, round(exact)))), exact, rows
 
 
 def fit_k(score, result, lo=10.0, hi=5000.0, iterations=60):
@@ -196,9 +200,9 @@ def table(fits, level=ONE):
     already apply there, and a smaller entry would make the side ahead keep
     its last pawn rather than promote it. :class:`TooFewRows` when one,
     two or three pawns have too few rows to fit; ValueError when level is
-    not 1 to ONE."""
-    if not 1 <= level <= ONE:
-        raise ValueError(f"pawn table level {level}: want 1 to {ONE}")
+    not 1 to MAX."""
+    if not 1 <= level <= MAX:
+        raise ValueError(f"pawn table level {level}: want 1 to {MAX}")
     missing = [n for n in range(1, GROUPS) if fits[n][2] is None]
     if missing:
         raise TooFewRows(f"too few positions to fit the pawn table for {', '.join(map(str, missing))} pawns "

@@ -281,7 +281,7 @@ class Training(unittest.TestCase):
 
         bad = {"wrong magic": b"XFNN" + data[4:], "unsupported version 5": data[:4] + b"\x05" + data[5:],
                "unsupported version 0": data[:4] + b"\x00" + data[5:],
-               "pawn table [58, 58, 91, 120, 129]: entry 4 is 129, want 1 to 128": rehashed((58, 58, 91, 120, 129)),
+               "pawn table [58, 58, 91, 120, 257]: entry 4 is 257, want 1 to 256": rehashed((58, 58, 91, 120, 257)),
                "entry 2 (57) is below entry 1 (58)": rehashed((58, 58, 57, 120, 128)),
                "entry 0 is 0": rehashed((0, 58, 91, 120, 128)),
                "other architecture": data[:12] + b"\x81" + data[13:], "truncated": data[:-1],
@@ -566,7 +566,7 @@ class Training(unittest.TestCase):
                       "the hand-crafted evaluation stays in use\n", r.stdout)
         # A table the engine would refuse is an error naming the entry.
         for value, why in (("40,60,80,100", "4 entries, want 5"), ("40,60,x,100,128", "5 comma-separated integers"),
-                           ("40,60,80,100,200", "entry 4 is 200, want 1 to 128")):
+                           ("40,60,80,100,300", "entry 4 is 300, want 1 to 256")):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
                 with self.assertRaises(SystemExit) as cm:
                     nnue.main(["export", ck, "--out", os.path.join(self.tmp, "no.nnue"), "--pawn-scale", value])

@@ -125,10 +125,15 @@ class PawnScale(unittest.TestCase):
         self.assertEqual(pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0), 96), (43, 43, 68, 90, 96))
         self.assertEqual(pawnscale.table(fits(None, 0.57, 1.02, 1.09, 1.0), 96), (55, 55, 96, 96, 96))
         self.assertEqual(pawnscale.table(fits(0.0, 0.001, 0.5, 1.0, 1.0), 2), (1, 1, 1, 2, 2))
-        for level in (0, 129):
+        # Above ONE the level raises every entry alike, and the engine
+        # takes the table.
+        raised = pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0), 192)
+        self.assertEqual(raised, (86, 86, 136, 180, 192))
+        self.assertEqual(nnue.check_pawn_scale(raised), raised)
+        for level in (0, 257):
             with self.assertRaises(ValueError) as e:
                 pawnscale.table(fits(0.2, 0.45, 0.71, 0.94, 1.0), level)
-            self.assertIn(f"pawn table level {level}: want 1 to 128", str(e.exception))
+            self.assertIn(f"pawn table level {level}: want 1 to 256", str(e.exception))
 
     def test_write_puts_the_fitted_table_in_the_network(self):
         tmp = tempfile.mkdtemp()
@@ -211,12 +216,15 @@ class PawnScale(unittest.TestCase):
         # scores no longer match exactly, and the fit lies between.
         flat = pawnscale.level(self.npy, scores, (128,) * 5, scores, (48, 48, 72, 90, 96))[1]
         self.assertTrue(72 < flat < 96, flat)
-        # Twice the reference's scores want half its level; half its
-        # scores would want twice, which a table cannot hold.
+        # Twice the reference's scores want half its level, half its scores
+        # twice (the most a table holds), a quarter four times, which is
+        # held at MAX.
         level, exact, _ = pawnscale.level(self.npy, lambda c: 2 * scores(c), table, scores, table)
         self.assertEqual((level, round(exact, 6)), (64, 64.0))
         level, exact, _ = pawnscale.level(self.npy, lambda c: scores(c) / 2, table, scores, table)
-        self.assertEqual((level, round(exact, 6)), (128, 256.0))
+        self.assertEqual((level, round(exact, 6)), (256, 256.0))
+        level, exact, _ = pawnscale.level(self.npy, lambda c: scores(c) / 4, table, scores, table)
+        self.assertEqual((level, round(exact, 6)), (pawnscale.MAX, 512.0))
         # Rows beyond max_score by the reference are left out.
         src = open_source(self.npy)
         near = sum(int(np.count_nonzero(np.abs(scores(c)) <= 100)) for u in src.units for c in src.read(u, 8192))
@@ -284,7 +292,7 @@ class PawnScale(unittest.TestCase):
         # A table the engine would refuse: exit status 2, the file untouched.
         with open(net, "rb") as f:
             first = f.read()
-        for bad, why in (("40,50,60,70", "4 entries, want 5"), ("40,50,60,70,129", "entry 4 is 129"),
+        for bad, why in (("40,50,60,70", "4 entries, want 5"), ("40,50,60,70,257", "entry 4 is 257, want 1 to 256"),
                          ("40,30,60,70,80", "entry 1 (30) is below entry 0 (40)")):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
                 with self.assertRaises(SystemExit) as e:
