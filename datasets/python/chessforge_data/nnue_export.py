@@ -47,7 +47,7 @@ FEATURES_MIRRORED = 1  # each perspective's squares file-mirrored while its own 
 
 PAWN_GROUPS = pawnscale.GROUPS  # pawn table entries: the side ahead has 0, 1, 2, 3, or 4 or more pawns
 PAWN_SCALE_ONE = pawnscale.ONE  # the table's unit: an entry of 128 leaves a score as it is
-PAWN_SCALE_MAX = pawnscale.MAX  # the largest entry, 256: twice a score
+PAWN_SCALE_MAX = pawnscale.MAX  # the largest entry, 256: it doubles a score
 #: The pawn table of files before version 3, which carry none: the one the
 #: engine gave every network until then (engine/nnue/pawnscale.go).
 LEGACY_PAWN_SCALE = (58, 58, 91, 120, 128)
