@@ -34,6 +34,7 @@ written out); :meth:`Net.forward` is the reference both are tested against.
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 INPUTS = 768
@@ -118,9 +119,14 @@ class Net(nn.Module):
         if self.buckets == 1:
             return self.out(x).squeeze(1)
         # Only each position's own bucket: its weight row times x (a
-        # matrix product over all buckets costs more than the rest).
-        b = bucket(pieces, self.buckets)
-        return (x * self.out.weight[b]).sum(1) + self.out.bias[b]
+        # matrix product over all buckets costs more than the rest). The
+        # rows are picked by a one-hot matrix product, exactly the rows,
+        # so that their gradient is a matrix product too: indexing's
+        # backward accumulates the many equal indices one by one, which on
+        # a GPU took 90% of a step at batch 16,384 (record
+        # 2026-12-04-gpu-train-step-variants).
+        onehot = F.one_hot(bucket(pieces, self.buckets), self.buckets).to(x.dtype)
+        return (x * (onehot @ self.out.weight)).sum(1) + onehot @ self.out.bias
 
     def clip_(self):
         """Clip W1, b1 and W2 to [-CLIP, CLIP] (after every step)."""
