@@ -451,6 +451,22 @@ class Training(unittest.TestCase):
                 one = model(torch.from_numpy(u), torch.tensor([0]), torch.from_numpy(t), torch.tensor([0]))
                 self.assertEqual(float(batch[i]), float(one[0]), fens[i])
         self.assertGreater(len({nnue.bucket(len(u), 8) for u, _ in feats}), 3)
+        # The bucket's row is picked by a one-hot product (a GPU's fast
+        # gradient): the same outputs and gradients as indexing the rows.
+        us_acc = model.ft(us, off) + model.b1
+        them_acc = model.ft(them, off) + model.b1
+        pieces = torch.tensor([len(u) for u, _ in feats])
+        x = torch.cat([us_acc, them_acc], 1).clamp(0, 1).pow(2)
+        b = nnue.bucket(pieces, 8)
+        grads = []
+        for out in (model._output(us_acc, them_acc, pieces),
+                    (x * model.out.weight[b]).sum(1) + model.out.bias[b]):
+            model.zero_grad()
+            (out * torch.linspace(-1, 1, len(out))).sum().backward(retain_graph=True)
+            grads.append((out.detach(), model.out.weight.grad.clone(), model.out.bias.grad.clone()))
+        for got, want in zip(*grads):
+            self.assertTrue(torch.equal(got, want))
+        self.assertGreater(int((grads[0][1].abs().sum(1) > 0).sum()), 3)  # several buckets' rows learn
         # A one-output network is the start of every bucket: with a
         # learning rate of 0, the 8-bucket network evaluates as it does.
         one = os.path.join(TESTDATA, "test.nnue")
