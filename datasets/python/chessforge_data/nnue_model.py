@@ -123,8 +123,8 @@ class Net(nn.Module):
         # rows are picked by a one-hot matrix product, exactly the rows,
         # so that their gradient is a matrix product too: indexing's
         # backward accumulates the many equal indices one by one, which on
-        # a GPU took 90% of a step at batch 16,384 (record
-        # 2026-12-04-gpu-train-step-variants).
+        # a GPU took 90% of a step at batch 16,384 with every row in one
+        # bucket (record 2026-12-04-gpu-train-step-variants).
         onehot = F.one_hot(bucket(pieces, self.buckets), self.buckets).to(x.dtype)
         return (x * (onehot @ self.out.weight)).sum(1) + onehot @ self.out.bias
 
